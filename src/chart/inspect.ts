@@ -1,0 +1,181 @@
+import { parse as parseYaml, parseAllDocuments } from "yaml";
+import { ChartroomError } from "../errors.js";
+import { sha256Digest } from "../util/hash.js";
+import { isRecord } from "../util/json.js";
+import { readChartArchive, type ChartFiles } from "./archive.js";
+
+export interface ChartDependency {
+  name: string;
+  version: string;
+  repository?: string;
+  alias?: string;
+  condition?: string;
+  /** Shipped inside the archive under charts/. */
+  vendored: boolean;
+}
+
+export interface ChartInspection {
+  apiVersion: "v1" | "v2";
+  name: string;
+  version: string;
+  appVersion?: string;
+  type: "application" | "library";
+  kubeVersion?: string;
+  /** The schema file's digest and declared dialect, or null when the chart has none. */
+  schema: { digest: string; dialect?: string } | null;
+  /** Parsed values.yaml (empty when absent). */
+  defaults: Record<string, unknown>;
+  /** CustomResourceDefinition names from crds/, sorted. */
+  crds: string[];
+  dependencies: ChartDependency[];
+  templates: string[];
+  /** Hook event → template files declaring it, found in the chart's templates (subcharts included). */
+  hooks: Record<string, string[]>;
+}
+
+const MAX_DEPTH = 3;
+
+export async function inspectArchive(data: Buffer, label: string): Promise<ChartInspection> {
+  return inspectFiles(await readChartArchive(data, label), label, 0);
+}
+
+async function inspectFiles(chart: ChartFiles, label: string, depth: number): Promise<ChartInspection> {
+  const meta = readChartYaml(chart, label);
+  const schemaFile = chart.files.get("values.schema.json");
+  const templates = [...chart.files.keys()].filter((path) => path.startsWith("templates/")).sort();
+  // Unpacked subcharts (charts/<name>/templates/…) are scanned with the chart's own templates.
+  const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
+  const hooks = scanHooks(chart, hookFiles, "");
+  const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
+  if (depth < MAX_DEPTH) await addSubchartHooks(chart, hooks, label, depth);
+  return {
+    apiVersion: meta.apiVersion,
+    name: meta.name,
+    version: meta.version,
+    appVersion: meta.appVersion,
+    type: meta.raw.type === "library" ? "library" : "application",
+    kubeVersion: typeof meta.raw.kubeVersion === "string" ? meta.raw.kubeVersion : undefined,
+    schema: schemaFile === undefined ? null : { digest: sha256Digest(schemaFile), dialect: schemaDialect(schemaFile, label) },
+    defaults: readValues(chart, label),
+    crds: readCrdNames(chart),
+    dependencies,
+    templates,
+    hooks: sortHooks(hooks),
+  };
+}
+
+function readChartYaml(chart: ChartFiles, label: string) {
+  const file = chart.files.get("Chart.yaml");
+  if (file === undefined) throw problem(label, "Chart.yaml", "the archive has no Chart.yaml");
+  const raw = parseFile(file, label, "Chart.yaml");
+  if (!isRecord(raw)) throw problem(label, "Chart.yaml", "Chart.yaml is not a map");
+  const apiVersion = raw.apiVersion === "v1" || raw.apiVersion === undefined ? "v1" : raw.apiVersion === "v2" ? "v2" : undefined;
+  if (apiVersion === undefined) throw problem(label, "Chart.yaml", `unsupported apiVersion ${String(raw.apiVersion)} (v1 or v2)`);
+  if (typeof raw.name !== "string" || raw.version === undefined) throw problem(label, "Chart.yaml", "name and version are required");
+  const appVersion = raw.appVersion === undefined || raw.appVersion === null ? undefined : String(raw.appVersion);
+  return { raw, apiVersion, name: raw.name, version: String(raw.version), appVersion } as const;
+}
+
+function parseFile(file: Buffer, label: string, path: string): unknown {
+  try {
+    return parseYaml(file.toString("utf8"));
+  } catch (error) {
+    throw problem(label, path, `not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+function readValues(chart: ChartFiles, label: string): Record<string, unknown> {
+  const file = chart.files.get("values.yaml");
+  if (file === undefined) return {};
+  const values = parseFile(file, label, "values.yaml");
+  return isRecord(values) ? values : {};
+}
+
+function schemaDialect(file: Buffer, label: string): string | undefined {
+  try {
+    const schema = JSON.parse(file.toString("utf8")) as unknown;
+    return isRecord(schema) && typeof schema.$schema === "string" ? schema.$schema : undefined;
+  } catch (error) {
+    throw problem(label, "values.schema.json", `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Chart v2 lists dependencies in Chart.yaml; v1 in requirements.yaml. */
+function readDependencies(chart: ChartFiles, raw: Record<string, unknown>, apiVersion: "v1" | "v2", label: string): ChartDependency[] {
+  let list: unknown = raw.dependencies;
+  if (apiVersion === "v1") {
+    const requirements = chart.files.get("requirements.yaml");
+    const parsed = requirements === undefined ? undefined : parseFile(requirements, label, "requirements.yaml");
+    list = isRecord(parsed) ? parsed.dependencies : undefined;
+  }
+  if (!Array.isArray(list)) return [];
+  const vendored = [...chart.files.keys()].filter((path) => path.startsWith("charts/"));
+  return list.filter(isRecord).map((dep) => {
+    const name = String(dep.name);
+    const out: ChartDependency = {
+      name,
+      version: String(dep.version ?? ""),
+      vendored: vendored.some((path) => path.startsWith(`charts/${name}-`) || path.startsWith(`charts/${name}/`)),
+    };
+    if (typeof dep.repository === "string" && dep.repository !== "") out.repository = dep.repository;
+    if (typeof dep.alias === "string") out.alias = dep.alias;
+    if (typeof dep.condition === "string") out.condition = dep.condition;
+    return out;
+  });
+}
+
+function readCrdNames(chart: ChartFiles): string[] {
+  const names = new Set<string>();
+  for (const [path, file] of chart.files) {
+    if (!path.startsWith("crds/") || !/\.(ya?ml|json)$/.test(path)) continue;
+    for (const document of parseAllDocuments(file.toString("utf8"))) {
+      const object = document.toJS() as unknown;
+      if (isRecord(object) && object.kind === "CustomResourceDefinition" && isRecord(object.metadata) && typeof object.metadata.name === "string") {
+        names.add(object.metadata.name);
+      }
+    }
+  }
+  return [...names].sort();
+}
+
+// Static scan: finds hooks written literally in templates. Hooks switched on
+// by values are found by rendering (the render issue records those per stack).
+const HOOK_LINE = /["']?helm\.sh\/hook["']?\s*:\s*["']?([a-z0-9 ,-]+)["']?/g;
+
+function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Record<string, string[]> {
+  const hooks: Record<string, string[]> = {};
+  for (const path of templates) {
+    const text = chart.files.get(path)?.toString("utf8") ?? "";
+    for (const match of text.matchAll(HOOK_LINE)) {
+      for (const event of (match[1] ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+        const list = (hooks[event] ??= []);
+        if (!list.includes(prefix + path)) list.push(prefix + path);
+      }
+    }
+  }
+  return hooks;
+}
+
+async function addSubchartHooks(chart: ChartFiles, hooks: Record<string, string[]>, label: string, depth: number): Promise<void> {
+  for (const [path, file] of chart.files) {
+    if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
+    const sub = await readChartArchive(file, `${label} ${path}`);
+    const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
+    for (const [event, files] of Object.entries(inner.hooks)) {
+      (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
+    }
+  }
+}
+
+function sortHooks(hooks: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const event of Object.keys(hooks).sort()) out[event] = [...new Set(hooks[event])].sort();
+  return out;
+}
+
+function problem(label: string, file: string, why: string): ChartroomError {
+  return new ChartroomError("ARCHIVE_INVALID", `${label}: ${file}: ${why}`, {
+    place: { chart: label, file },
+    hint: "the chart is broken; pin another version or ask its maintainers",
+  });
+}

@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import { loadConfig } from "../config/load.js";
+import type { Config } from "../config/types.js";
+import { readLock } from "../lock/read.js";
+import { LOCKFILE_NAME, type Lockfile } from "../lock/schema.js";
+import { sourcesFor } from "../sources/api.js";
+import { diskArchiveStore, type ArchiveStore } from "../sources/archive-cache.js";
+import type { ChartSource } from "../sources/types.js";
+import { cacheDir } from "../util/cache-dir.js";
+import type { CliContext, ParsedArgs } from "./command.js";
+
+/** What most commands start from: the config, its lock, one source per repository. */
+export interface Session {
+  config: Config;
+  lockPath: string;
+  lock: Lockfile | null;
+  sources: Map<string, ChartSource>;
+  store: ArchiveStore;
+  cacheRoot: string;
+}
+
+export async function openSession(context: CliContext, args: ParsedArgs): Promise<Session> {
+  const config = await loadConfig({ cwd: context.cwd, file: args.values.config as string | undefined });
+  const lockPath = join(config.dir, LOCKFILE_NAME);
+  const cacheRoot = cacheDir(context.env);
+  return {
+    config,
+    lockPath,
+    lock: await readLock(lockPath),
+    sources: sourcesFor(config.repositories.values(), { cacheRoot, env: context.env }),
+    store: diskArchiveStore(cacheRoot),
+    cacheRoot,
+  };
+}
+
+/** Keep the declared charts named on the command line (all when none named). */
+export function selectCharts<T extends { key: string }>(charts: readonly T[], names: string[]): T[] {
+  return names.length === 0 ? [...charts] : charts.filter((chart) => names.includes(chart.key));
+}

@@ -1,0 +1,64 @@
+import { access } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
+import { ChartroomError } from "../errors.js";
+import { normaliseConfig } from "./normalise.js";
+import type { Config } from "./types.js";
+
+export const CONFIG_NAMES = ["chartroom.config.ts", "chartroom.config.mts", "chartroom.config.js", "chartroom.config.mjs"];
+
+/** Find the config in `cwd` (or take `explicit`), load it, normalise it. */
+export async function loadConfig(options: { cwd?: string; file?: string } = {}): Promise<Config> {
+  const file = await findConfig(options.cwd ?? process.cwd(), options.file);
+  const written = await importConfig(file);
+  return normaliseConfig(written, file);
+}
+
+async function findConfig(cwd: string, explicit?: string): Promise<string> {
+  if (explicit !== undefined) {
+    const file = resolve(cwd, explicit);
+    if (await exists(file)) return file;
+    throw new ChartroomError("CONFIG_NOT_FOUND", `config file not found: ${file}`, {
+      place: { file },
+      hint: "check the --config path",
+    });
+  }
+  for (const name of CONFIG_NAMES) {
+    const file = join(cwd, name);
+    if (await exists(file)) return file;
+  }
+  throw new ChartroomError("CONFIG_NOT_FOUND", `no chartroom.config.ts in ${cwd}`, {
+    place: { file: join(cwd, "chartroom.config.ts") },
+    hint: "run chartroom from the platform's folder, or pass --config <file>",
+  });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The config imports "chartroom"; point that at this very copy so a config
+// works in a checkout of chartroom itself and wherever it is installed.
+const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "..", "index");
+
+async function importConfig(file: string): Promise<unknown> {
+  const jiti = createJiti(import.meta.url, { alias: { chartroom: selfEntry }, moduleCache: false, fsCache: false });
+  try {
+    const module = (await jiti.import(file)) as { default?: unknown };
+    return module.default ?? module;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const located = /\((\d+):(\d+)\)/.exec(message);
+    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load the config: ${message.split("\n")[0]}`, {
+      place: { file, line: located ? Number(located[1]) : undefined, column: located ? Number(located[2]) : undefined },
+      hint: "fix the syntax error; the file must `export default defineConfig({ ... })`",
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,275 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import semver from "semver";
+import { ChartroomError } from "../errors.js";
+import { isRecord } from "../util/json.js";
+import { didYouMean } from "../util/nearest.js";
+import type { ChartSpec, Config, Engine, RepositoryKind, RepositorySpec, StackSpec } from "./types.js";
+
+const CHART_KEYS = ["repository", "chart", "version", "namespace", "releaseName", "engine", "prerelease", "dependsOn"];
+const REPOSITORY_KEYS = ["url", "auth", "caFile", "plainHttp", "timeoutMs"];
+const AUTH_KEYS = ["usernameEnv", "passwordEnv", "tokenEnv"];
+const STACK_KEYS = ["kubeVersion", "apiVersions"];
+const TOP_KEYS = ["repositories", "charts", "stacks"];
+const ENGINES: Engine[] = ["auto", "chart", "release"];
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Problems found so far; all of them are reported in one error. */
+type Problems = string[];
+
+/**
+ * Turn what the user wrote into the normalised config, or throw one
+ * CONFIG_INVALID error listing every problem with its key path and fix.
+ */
+export function normaliseConfig(written: unknown, file: string): Config {
+  const problems: Problems = [];
+  const dir = dirname(file);
+  if (!isRecord(written)) {
+    throw invalid(file, ["the default export must be an object: export default defineConfig({ repositories, charts })"]);
+  }
+  checkKeys(written, TOP_KEYS, "", problems);
+  const repositories = normaliseRepositories(written.repositories, dir, problems);
+  const charts = normaliseCharts(written.charts, repositories, problems);
+  const stacks = normaliseStacks(written.stacks, problems);
+  if (problems.length > 0) throw invalid(file, problems);
+  return { file, dir, repositories, charts, stacks };
+}
+
+function invalid(file: string, problems: Problems): ChartroomError {
+  const summary = problems.length === 1 ? (problems[0] ?? "") : `${problems.length} problems`;
+  return new ChartroomError("CONFIG_INVALID", `invalid config: ${summary}`, {
+    place: { file },
+    details: problems.length === 1 ? [] : problems,
+    hint: "fix the keys named above, then run the command again",
+  });
+}
+
+function checkKeys(value: Record<string, unknown>, allowed: string[], path: string, problems: Problems): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      problems.push(`${path}${key}: unknown key${didYouMean(key, allowed)}; allowed: ${allowed.join(", ")}`);
+    }
+  }
+}
+
+function normaliseRepositories(value: unknown, dir: string, problems: Problems): Map<string, RepositorySpec> {
+  const out = new Map<string, RepositorySpec>();
+  if (!isRecord(value)) {
+    problems.push(`repositories: expected an object of name → URL, e.g. { local: "file://./charts" }`);
+    return out;
+  }
+  for (const [name, raw] of Object.entries(value)) {
+    const spec = normaliseRepository(name, raw, dir, problems);
+    if (spec !== undefined) out.set(name, spec);
+  }
+  return out;
+}
+
+function normaliseRepository(name: string, raw: unknown, dir: string, problems: Problems): RepositorySpec | undefined {
+  const path = `repositories.${name}`;
+  const written = typeof raw === "string" ? { url: raw } : raw;
+  if (!isRecord(written) || typeof written.url !== "string") {
+    problems.push(`${path}: expected a URL string or { url, auth?, caFile?, plainHttp?, timeoutMs? }`);
+    return undefined;
+  }
+  checkKeys(written, REPOSITORY_KEYS, `${path}.`, problems);
+  const url = written.url;
+  const kind = repositoryKind(url);
+  if (kind === undefined) {
+    problems.push(`${path}.url: "${url}" must start with file://, https://, http:// or oci://`);
+    return undefined;
+  }
+  if (/^[a-z]+:\/\/[^/]*@/i.test(url)) {
+    problems.push(`${path}.url: credentials in the URL are not allowed; name environment variables in ${path}.auth instead`);
+    return undefined;
+  }
+  const spec: RepositorySpec = {
+    name,
+    kind,
+    url,
+    plainHttp: written.plainHttp === true,
+    timeoutMs: typeof written.timeoutMs === "number" ? written.timeoutMs : DEFAULT_TIMEOUT_MS,
+  };
+  if (kind === "file") spec.path = filePath(url, dir);
+  if (written.plainHttp !== undefined && typeof written.plainHttp !== "boolean") problems.push(`${path}.plainHttp: expected true or false`);
+  if (written.timeoutMs !== undefined && !(typeof written.timeoutMs === "number" && written.timeoutMs > 0)) {
+    problems.push(`${path}.timeoutMs: expected a positive number of milliseconds`);
+  }
+  if (written.caFile !== undefined) {
+    if (typeof written.caFile === "string") spec.caFile = resolve(dir, written.caFile);
+    else problems.push(`${path}.caFile: expected a path to a PEM file`);
+  }
+  if (written.auth !== undefined) spec.auth = normaliseAuth(written.auth, `${path}.auth`, problems);
+  return spec;
+}
+
+function repositoryKind(url: string): RepositoryKind | undefined {
+  if (url.startsWith("file://")) return "file";
+  if (url.startsWith("https://") || url.startsWith("http://")) return "http";
+  if (url.startsWith("oci://")) return "oci";
+  return undefined;
+}
+
+/** `file://./charts` and `file://charts` are relative to the config; `file:///abs` is absolute. */
+function filePath(url: string, dir: string): string {
+  if (url.startsWith("file:///")) return fileURLToPath(url);
+  return resolve(dir, url.slice("file://".length));
+}
+
+function normaliseAuth(raw: unknown, path: string, problems: Problems): RepositorySpec["auth"] {
+  if (!isRecord(raw)) {
+    problems.push(`${path}: expected { usernameEnv, passwordEnv } or { tokenEnv }`);
+    return undefined;
+  }
+  checkKeys(raw, AUTH_KEYS, `${path}.`, problems);
+  const auth: NonNullable<RepositorySpec["auth"]> = {};
+  for (const key of AUTH_KEYS as (keyof typeof auth)[]) {
+    const name = raw[key];
+    if (name === undefined) continue;
+    // A value that is not an identifier is most likely a pasted secret: say
+    // so without echoing it.
+    if (typeof name !== "string" || !ENV_NAME.test(name)) {
+      problems.push(`${path}.${key}: expected the NAME of an environment variable (like HELM_PASSWORD), not a value`);
+      continue;
+    }
+    auth[key] = name;
+  }
+  if ((auth.usernameEnv === undefined) !== (auth.passwordEnv === undefined)) {
+    problems.push(`${path}: usernameEnv and passwordEnv go together`);
+  }
+  return auth;
+}
+
+function normaliseCharts(value: unknown, repositories: Map<string, RepositorySpec>, problems: Problems): ChartSpec[] {
+  if (!isRecord(value)) {
+    problems.push(`charts: expected an object of key → { repository, version, namespace }`);
+    return [];
+  }
+  const keys = Object.keys(value).sort();
+  const charts: ChartSpec[] = [];
+  for (const key of keys) {
+    const spec = normaliseChart(key, value[key], repositories, keys, problems);
+    if (spec !== undefined) charts.push(spec);
+  }
+  checkReleaseNames(charts, problems);
+  return charts;
+}
+
+function normaliseChart(
+  key: string,
+  raw: unknown,
+  repositories: Map<string, RepositorySpec>,
+  chartKeys: string[],
+  problems: Problems,
+): ChartSpec | undefined {
+  const path = `charts.${key}`;
+  if (!isRecord(raw)) {
+    problems.push(`${path}: expected { repository, version, namespace, … }`);
+    return undefined;
+  }
+  checkKeys(raw, CHART_KEYS, `${path}.`, problems);
+  const before = problems.length;
+  const repository = typeof raw.repository === "string" ? repositories.get(raw.repository) : undefined;
+  if (typeof raw.repository !== "string") {
+    problems.push(`${path}.repository: required; name one of: ${[...repositories.keys()].join(", ") || "(none declared)"}`);
+  } else if (repository === undefined) {
+    problems.push(
+      `${path}.repository: unknown repository "${raw.repository}"${didYouMean(raw.repository, repositories.keys())}; declare it under repositories`,
+    );
+  }
+  const range = typeof raw.version === "string" ? raw.version.trim() : "";
+  if (range === "") problems.push(`${path}.version: required; a semver range like "^1.2.0" or an exact version`);
+  else if (semver.validRange(range) === null) problems.push(`${path}.version: "${range}" is not a semver range (try "^1.2.0", "~1.2" or "1.2.3")`);
+  const namespace = stringField(raw.namespace, `${path}.namespace`, problems, true);
+  if (namespace !== undefined && !DNS_LABEL.test(namespace)) problems.push(`${path}.namespace: "${namespace}" is not a valid namespace name (lowercase letters, digits, "-")`);
+  const releaseName = stringField(raw.releaseName, `${path}.releaseName`, problems, false) ?? key;
+  if (!DNS_LABEL.test(releaseName) || releaseName.length > 53) {
+    problems.push(`${path}.releaseName: "${releaseName}" is not a valid release name (≤ 53 lowercase letters, digits, "-"); set releaseName`);
+  }
+  const engine = raw.engine ?? "auto";
+  if (!ENGINES.includes(engine as Engine)) problems.push(`${path}.engine: "${String(engine)}" is not one of ${ENGINES.join(", ")}`);
+  if (raw.prerelease !== undefined && typeof raw.prerelease !== "boolean") problems.push(`${path}.prerelease: expected true or false`);
+  const dependsOn = normaliseDependsOn(raw.dependsOn, key, chartKeys, path, problems);
+  const chart = stringField(raw.chart, `${path}.chart`, problems, false) ?? key;
+  if (problems.length > before || repository === undefined || namespace === undefined) return undefined;
+  return {
+    key,
+    repository,
+    chart,
+    range,
+    namespace,
+    releaseName,
+    engine: engine as Engine,
+    prerelease: raw.prerelease === true,
+    dependsOn,
+  };
+}
+
+function stringField(value: unknown, path: string, problems: Problems, required: boolean): string | undefined {
+  if (value === undefined) {
+    if (required) problems.push(`${path}: required`);
+    return undefined;
+  }
+  if (typeof value !== "string" || value === "") {
+    problems.push(`${path}: expected a non-empty string`);
+    return undefined;
+  }
+  return value;
+}
+
+function normaliseDependsOn(value: unknown, key: string, chartKeys: string[], path: string, problems: Problems): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    problems.push(`${path}.dependsOn: expected a list of chart keys`);
+    return [];
+  }
+  for (const name of value) {
+    if (name === key) problems.push(`${path}.dependsOn: a chart cannot depend on itself`);
+    else if (!chartKeys.includes(name)) problems.push(`${path}.dependsOn: unknown chart "${name}"${didYouMean(name, chartKeys)}`);
+  }
+  return [...value].sort();
+}
+
+function checkReleaseNames(charts: ChartSpec[], problems: Problems): void {
+  const seen = new Map<string, string>();
+  for (const chart of charts) {
+    const id = `${chart.namespace}/${chart.releaseName}`;
+    const other = seen.get(id);
+    if (other !== undefined) {
+      problems.push(
+        `charts.${chart.key}.releaseName: release "${chart.releaseName}" in namespace "${chart.namespace}" is also charts.${other}; give one of them another releaseName`,
+      );
+    } else {
+      seen.set(id, chart.key);
+    }
+  }
+}
+
+function normaliseStacks(value: unknown, problems: Problems): StackSpec[] {
+  if (value === undefined) return [];
+  if (!isRecord(value)) {
+    problems.push(`stacks: expected an object of name → { kubeVersion, apiVersions? }`);
+    return [];
+  }
+  const stacks: StackSpec[] = [];
+  for (const name of Object.keys(value).sort()) {
+    const raw = value[name];
+    const path = `stacks.${name}`;
+    if (!isRecord(raw)) {
+      problems.push(`${path}: expected { kubeVersion, apiVersions? }`);
+      continue;
+    }
+    checkKeys(raw, STACK_KEYS, `${path}.`, problems);
+    const kubeVersion = typeof raw.kubeVersion === "string" ? semver.coerce(raw.kubeVersion)?.version : undefined;
+    if (kubeVersion === undefined) problems.push(`${path}.kubeVersion: expected a Kubernetes version like "1.31.0"`);
+    const apiVersions = raw.apiVersions ?? [];
+    if (!Array.isArray(apiVersions) || !apiVersions.every((item) => typeof item === "string")) {
+      problems.push(`${path}.apiVersions: expected a list like ["monitoring.coreos.com/v1"]`);
+      continue;
+    }
+    if (kubeVersion !== undefined) stacks.push({ name, kubeVersion, apiVersions: [...apiVersions].sort() });
+  }
+  return stacks;
+}

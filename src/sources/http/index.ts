@@ -1,0 +1,56 @@
+import type { RepositorySpec } from "../../config/types.js";
+import { authHint, authorizationHeader, readCredentials } from "../auth.js";
+import { parseIndex, type RepoIndex } from "../index-file.js";
+import { readCachedIndex, writeCachedIndex, type IndexValidator } from "../index-cache.js";
+import { archiveUrl, indexSource } from "../index-source.js";
+import type { ChartSource } from "../types.js";
+import { DEFAULT_RETRY, getWithRetry, statusError, type HttpRequest, type RetryPolicy } from "./transport.js";
+import { readFile } from "node:fs/promises";
+
+export interface HttpSourceOptions {
+  cacheRoot: string;
+  env?: NodeJS.ProcessEnv;
+  retry?: RetryPolicy;
+}
+
+/** A classic Helm repository: index.yaml over HTTP(S). */
+export function httpSource(repository: RepositorySpec, options: HttpSourceOptions): ChartSource {
+  const base = repository.url.endsWith("/") ? repository.url : `${repository.url}/`;
+  const indexUrl = new URL("index.yaml", base).toString();
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const origin = new URL(base).origin;
+  let ca: Promise<Buffer | undefined> | undefined;
+
+  async function request(url: string, extra: Record<string, string> = {}): Promise<HttpRequest> {
+    ca ??= repository.caFile === undefined ? Promise.resolve(undefined) : readFile(repository.caFile);
+    // Credentials go only to the repository's own origin, as Helm does
+    // unless told to pass them on.
+    const auth = new URL(url).origin === origin ? authorizationHeader(readCredentials(repository, options.env)) : {};
+    return { url, headers: { ...auth, ...extra }, timeoutMs: repository.timeoutMs, ca: await ca };
+  }
+
+  async function loadIndex(): Promise<RepoIndex> {
+    const cached = await readCachedIndex(options.cacheRoot, indexUrl);
+    const conditional: Record<string, string> = {};
+    if (cached !== null && !("mtimeMs" in cached.validator)) {
+      if (cached.validator.etag) conditional["if-none-match"] = cached.validator.etag;
+      if (cached.validator.lastModified) conditional["if-modified-since"] = cached.validator.lastModified;
+    }
+    const response = await getWithRetry(await request(indexUrl, conditional), retry);
+    if (response.status === 304 && cached !== null) return cached.index;
+    if (response.status !== 200) throw statusError(response.status, indexUrl, authHint(repository));
+    const index = parseIndex(response.body.toString("utf8"), indexUrl);
+    const validator: IndexValidator = {};
+    if (typeof response.headers.etag === "string") validator.etag = response.headers.etag;
+    if (typeof response.headers["last-modified"] === "string") validator.lastModified = response.headers["last-modified"];
+    await writeCachedIndex(options.cacheRoot, indexUrl, validator, index);
+    return index;
+  }
+
+  return indexSource(repository.url, loadIndex, async (version) => {
+    const url = archiveUrl(version, base);
+    const response = await getWithRetry(await request(url), retry);
+    if (response.status !== 200) throw statusError(response.status, url, authHint(repository));
+    return { data: response.body, url };
+  });
+}

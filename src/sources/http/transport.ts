@@ -1,0 +1,157 @@
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { ChartroomError } from "../../errors.js";
+import { stripUserInfo } from "../../util/secrets.js";
+
+export interface HttpRequest {
+  url: string;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  /** Extra certificate authorities (PEM). */
+  ca?: Buffer;
+  /** Refuse bodies larger than this. */
+  maxBytes?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The final URL after redirects. */
+  url: string;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. @default 3 */
+  attempts: number;
+  /** First pause; doubled after each failure. @default 250 */
+  backoffMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, backoffMs: 250 };
+const MAX_REDIRECTS = 5;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * GET with bounded retries on 5xx, 429, network errors and timeouts.
+ * Any other status is returned for the caller to interpret.
+ */
+export async function getWithRetry(req: HttpRequest, retry: RetryPolicy = DEFAULT_RETRY): Promise<HttpResponse> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= retry.attempts; attempt++) {
+    try {
+      const response = await get(req);
+      if (response.status < 500 && response.status !== 429) return response;
+      lastError = new ChartroomError("HTTP_FAILED", `server answered ${response.status} for ${stripUserInfo(req.url)}`, {
+        place: { url: stripUserInfo(req.url) },
+        hint: "the repository is failing; try again later or check its status",
+      });
+    } catch (error) {
+      if (!ChartroomError.isInstance(error) || (error.code !== "HTTP_TIMEOUT" && error.code !== "HTTP_FAILED")) throw error;
+      lastError = error;
+    }
+    if (attempt < retry.attempts) await sleep(retry.backoffMs * 2 ** (attempt - 1));
+  }
+  if (ChartroomError.isInstance(lastError)) {
+    throw new ChartroomError(lastError.code, `${lastError.message} (after ${retry.attempts} attempts)`, {
+      place: lastError.place,
+      hint: lastError.hint,
+    });
+  }
+  throw lastError;
+}
+
+/** One GET, following redirects; Authorization is dropped when a redirect leaves the origin. */
+export async function get(req: HttpRequest): Promise<HttpResponse> {
+  let url = req.url;
+  let headers = { ...req.headers };
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await once({ ...req, url, headers });
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || location === undefined) return response;
+    const next = new URL(location, url);
+    if (next.origin !== new URL(url).origin) {
+      const { authorization: _dropped, ...rest } = headers;
+      headers = rest;
+    }
+    url = next.toString();
+  }
+  throw new ChartroomError("HTTP_FAILED", `too many redirects from ${stripUserInfo(req.url)}`, { place: { url: stripUserInfo(req.url) } });
+}
+
+function once(req: HttpRequest): Promise<HttpResponse> {
+  const shown = stripUserInfo(req.url);
+  const target = new URL(req.url);
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  return new Promise((resolve, reject) => {
+    const request = send(target, { method: "GET", headers: req.headers, ca: req.ca ? [req.ca] : undefined });
+    // One deadline for the whole exchange: a server that accepts and then
+    // trickles or hangs is as dead as one that never answers.
+    const timer = setTimeout(() => {
+      request.destroy(
+        new ChartroomError("HTTP_TIMEOUT", `no complete answer within ${req.timeoutMs} ms from ${shown}`, {
+          place: { url: shown },
+          hint: "the repository is slow or unreachable; raise timeoutMs on the repository or try again",
+        }),
+      );
+    }, req.timeoutMs);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          request.destroy(new ChartroomError("HTTP_FAILED", `response from ${shown} exceeds ${maxBytes} bytes`, { place: { url: shown } }));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on("end", () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: req.url });
+      });
+      response.on("error", (error) => {
+        clearTimeout(timer);
+        reject(asNetworkError(error, shown));
+      });
+    });
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(asNetworkError(error, shown));
+    });
+    request.end();
+  });
+}
+
+function asNetworkError(error: unknown, shown: string): ChartroomError {
+  if (ChartroomError.isInstance(error)) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  const tls = /CERT|SSL|TLS/i.test(code);
+  return new ChartroomError("HTTP_FAILED", `cannot reach ${shown}: ${code || (error as Error).message}`, {
+    place: { url: shown },
+    hint: tls ? "the server's certificate is not trusted; set caFile on the repository" : "check the URL and that the server is up",
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Turn a non-success status into the error a person can act on. */
+export function statusError(status: number, url: string, authHint: string): ChartroomError {
+  const shown = stripUserInfo(url);
+  if (status === 401 || status === 403) {
+    return new ChartroomError("HTTP_AUTH", `${status === 401 ? "authentication failed" : "access denied"} (${status}) for ${shown}`, {
+      place: { url: shown },
+      hint: authHint,
+    });
+  }
+  if (status === 404) {
+    return new ChartroomError("HTTP_NOT_FOUND", `not found (404): ${shown}`, {
+      place: { url: shown },
+      hint: "check the repository URL and the chart name",
+    });
+  }
+  return new ChartroomError("HTTP_FAILED", `server answered ${status} for ${shown}`, { place: { url: shown } });
+}

@@ -1,0 +1,37 @@
+/**
+ * Run `work` over `items` with at most `limit` in flight, keeping input order
+ * in the result. The first failure rejects after in-flight work settles, so
+ * no task keeps running behind the caller's back.
+ */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  async function worker(): Promise<void> {
+    while (failure === undefined && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index] as T, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  }
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);
+  await Promise.all(workers);
+  if (failure !== undefined) throw failure.error;
+  return results;
+}
+
+/** One promise per key for the life of the map: "parse once per run". */
+export function memoize<K, V>(compute: (key: K) => Promise<V>): (key: K) => Promise<V> {
+  const cache = new Map<K, Promise<V>>();
+  return (key) => {
+    let hit = cache.get(key);
+    if (hit === undefined) {
+      hit = compute(key);
+      cache.set(key, hit);
+    }
+    return hit;
+  };
+}
