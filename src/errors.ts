@@ -71,16 +71,18 @@ export class ChartroomError extends Error {
 
 export function formatPlace(place: Place): string {
   const parts: string[] = [];
-  if (place.file !== undefined) {
-    let file = place.file;
-    if (place.line !== undefined) file += `:${place.line}`;
-    if (place.line !== undefined && place.column !== undefined) file += `:${place.column}`;
-    parts.push(file);
+  // A file, or else the URL, carries the line and column.
+  const located = place.file ?? place.url;
+  if (located !== undefined) {
+    let where = located;
+    if (place.line !== undefined) where += `:${place.line}`;
+    if (place.line !== undefined && place.column !== undefined) where += `:${place.column}`;
+    parts.push(where);
   }
   if (place.key !== undefined) parts.push(`at ${place.key}`);
   if (place.chart !== undefined) parts.push(`chart ${place.chart}`);
   if (place.object !== undefined) parts.push(`object ${place.object}`);
-  if (place.url !== undefined) parts.push(place.url);
+  if (place.file !== undefined && place.url !== undefined) parts.push(place.url);
   return parts.join(", ");
 }
 

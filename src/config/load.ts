@@ -43,12 +43,13 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-// The config imports "chartroom"; point that at this very copy so a config
-// works in a checkout of chartroom itself and wherever it is installed.
-const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "..", "index");
+// The config imports `defineConfig` from "chartroom". Point that at this
+// copy's small define module, not the package entry: jiti would otherwise
+// transpile the whole library on every load (≈0.6 s against ≈0.1 s).
+const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "define");
 
 async function importConfig(file: string): Promise<unknown> {
-  const jiti = createJiti(import.meta.url, { alias: { chartroom: selfEntry }, moduleCache: false, fsCache: false });
+  const jiti = createJiti(import.meta.url, { alias: { chartroom: selfEntry }, moduleCache: false });
   try {
     const module = (await jiti.import(file)) as { default?: unknown };
     return module.default ?? module;

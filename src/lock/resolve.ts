@@ -43,7 +43,10 @@ export function latestVersion(versions: readonly ChartVersion[], prerelease: boo
 }
 
 function notFound(request: RangeRequest, versions: readonly ChartVersion[]): ChartroomError {
-  const listed = versions.filter((v) => semver.valid(v.version) !== null).map((v) => v.version + (v.deprecated ? " (deprecated)" : ""));
+  const listed = versions
+    .filter((v) => semver.valid(v.version) !== null)
+    .sort((a, b) => semver.rcompare(a.version, b.version))
+    .map((v) => v.version + (v.deprecated ? " (deprecated)" : ""));
   const shown = listed.slice(0, 8).join(", ") + (listed.length > 8 ? `, … (${listed.length} in all)` : "");
   return new ChartroomError("VERSION_NOT_FOUND", `no version of ${request.chart} satisfies "${request.range}" in ${request.repository}`, {
     place: { chart: request.key, key: `charts.${request.key}.version` },

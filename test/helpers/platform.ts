@@ -1,0 +1,32 @@
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { runCli, type RunResult } from "../../src/cli/run.js";
+import { tempDir } from "./tmp.js";
+
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+
+/** A copy of the example platform (config, lock, charts/) in a temp folder. */
+export async function copyPlatform(): Promise<string> {
+  const dir = await tempDir("chartroom-platform-");
+  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts"]) {
+    await cp(join(ROOT, name), join(dir, name), { recursive: true });
+  }
+  return dir;
+}
+
+/** Run the CLI in-process with its own cache folder. */
+export async function cli(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  const cache = env.CHARTROOM_CACHE ?? join(cwd, ".cache");
+  return runCli(argv, { cwd, env: { ...env, CHARTROOM_CACHE: cache }, colour: false, progress: () => {} });
+}
+
+/** Every file's bytes under `dir` (except the cache), to prove a failed run changed nothing. */
+export async function snapshot(dir: string, names: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = await readFile(join(dir, name), "utf8").catch(() => "<absent>");
+  return out;
+}
+
+export async function editFile(path: string, edit: (text: string) => string): Promise<void> {
+  await writeFile(path, edit(await readFile(path, "utf8")));
+}

@@ -1,0 +1,224 @@
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildChart, writeRepository, FIXTURES } from "../../scripts/fixtures.js";
+import { cli, copyPlatform, editFile, ROOT, snapshot } from "../helpers/platform.js";
+import { tempDir } from "../helpers/tmp.js";
+
+const USER_FILES = ["chartroom.config.ts", "charts.lock.json", "charts/index.yaml"];
+
+describe("chartroom lock", () => {
+  it("writes the lock from scratch, and a second run leaves it byte-identical", async () => {
+    const dir = await copyPlatform();
+    const committed = await readFile(join(dir, "charts.lock.json"), "utf8");
+    await rm(join(dir, "charts.lock.json"));
+    const first = await cli(dir, ["lock"]);
+    expect(first.exitCode).toBe(0);
+    expect(first.output).toContain("wrote charts.lock.json");
+    const written = await readFile(join(dir, "charts.lock.json"), "utf8");
+    expect(written).toBe(committed);
+    const second = await cli(dir, ["lock"]);
+    expect(second.output).toContain("charts.lock.json is up to date");
+    expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(written);
+  });
+
+  it("re-resolves only the named chart, plus charts whose declaration changed", async () => {
+    const dir = await tempDir();
+    const mtime = new Date("2026-01-01T00:00:00Z");
+    const build = (name: string, version: string) => buildChart(join(FIXTURES, name, version), mtime);
+    await writeRepository(join(dir, "charts"), [await build("webapp", "1.0.0"), await build("widgets-operator", "1.0.0"), await build("ledger", "0.1.0")]);
+    const config = (ledgerRange: string) =>
+      `export default { repositories: { local: "file://./charts" }, charts: {
+        webapp: { repository: "local", version: "~1.0.0", namespace: "web" },
+        "widgets-operator": { repository: "local", version: "1.x", namespace: "widgets" },
+        ledger: { repository: "local", version: "${ledgerRange}", namespace: "ledger" } } };\n`;
+    await writeFile(join(dir, "chartroom.config.ts"), config("0.1.0"));
+    expect((await cli(dir, ["lock"])).exitCode).toBe(0);
+    // The repository publishes newer versions inside both ranges.
+    await writeRepository(join(dir, "charts"), [
+      await build("webapp", "1.0.0"),
+      await build("webapp", "1.0.1"),
+      await build("widgets-operator", "1.0.0"),
+      await build("widgets-operator", "1.1.0"),
+      await build("ledger", "0.1.0"),
+      await build("ledger", "0.2.0"),
+    ]);
+    await writeFile(join(dir, "chartroom.config.ts"), config("^0.2.0"));
+    const result = await cli(dir, ["lock", "webapp"]);
+    expect(result.errors).toBe("");
+    const lock = JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8"));
+    expect(lock.charts.webapp.version).toBe("1.0.1");
+    expect(lock.charts["widgets-operator"].version).toBe("1.0.0");
+    expect(lock.charts.ledger.version).toBe("0.2.0");
+    await cli(dir, ["lock"]);
+    expect(JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8")).charts["widgets-operator"].version).toBe("1.1.0");
+  });
+
+  it("drops a chart removed from the config", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace(/\n\s+ledger: \{[^\n]+\n/, "\n"));
+    const result = await cli(dir, ["lock"]);
+    expect(result.output).toMatch(/ledger\s+removed\s+0\.1\.0/);
+    expect(JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8")).charts.ledger).toBeUndefined();
+  });
+
+  it("refuses an unknown chart name with a suggestion and writes nothing", async () => {
+    const dir = await copyPlatform();
+    const before = await snapshot(dir, USER_FILES);
+    const result = await cli(dir, ["lock", "webap"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain('UNKNOWN_CHART: "webap" is not a chart declared in the config (did you mean "webapp"?)');
+    expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
+  });
+});
+
+describe("chartroom lock --frozen", () => {
+  it("passes on the committed example platform", async () => {
+    const result = await cli(ROOT, ["lock", "--frozen"], { CHARTROOM_CACHE: await tempDir() });
+    expect(result.errors).toBe("");
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("exits 1 listing what is stale, and writes nothing", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('version: "~1.0.0"', 'version: "^1.0.0"').replace(/\n\s+ledger: \{[^\n]+\n/, "\n"));
+    const before = await snapshot(dir, USER_FILES);
+    const result = await cli(dir, ["lock", "--frozen"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain("LOCK_STALE");
+    expect(result.errors).toContain("ledger: removed from the config, still in the lock");
+    expect(result.errors).toContain("webapp: range changed (~1.0.0 → ^1.0.0)");
+    expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
+  });
+
+  it("fails when there is no lock at all", async () => {
+    const dir = await copyPlatform();
+    await rm(join(dir, "charts.lock.json"));
+    const result = await cli(dir, ["lock", "--frozen"]);
+    expect(result.errors).toContain("LOCK_MISSING");
+    await expect(readFile(join(dir, "charts.lock.json"))).rejects.toThrow();
+  });
+
+  it("refuses an archive republished under the same version, naming both digests", async () => {
+    const dir = await copyPlatform();
+    const lock = JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8"));
+    const swapped = await readFile(join(dir, "charts", "webapp-1.0.0.tgz"));
+    await writeFile(join(dir, "charts", "webapp-1.0.1.tgz"), swapped);
+    const { createHash } = await import("node:crypto");
+    const newHex = createHash("sha256").update(swapped).digest("hex");
+    await editFile(join(dir, "charts", "index.yaml"), (text) => text.replace(lock.charts.webapp.digest.slice(7), newHex));
+    const before = await snapshot(dir, USER_FILES);
+    const result = await cli(dir, ["lock", "--frozen"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain("DIGEST_MISMATCH");
+    expect(result.errors).toContain(lock.charts.webapp.digest);
+    expect(result.errors).toContain(`sha256:${newHex}`);
+    expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
+  });
+});
+
+describe("bad input leaves every file as it was", () => {
+  it.each([
+    ["a malformed config", (dir: string) => editFile(join(dir, "chartroom.config.ts"), (t) => t.replace("namespace: \"web\" }", "namespace: \"web\" ")), "CONFIG_LOAD_FAILED"],
+    ["an unknown repository", (dir: string) => editFile(join(dir, "chartroom.config.ts"), (t) => t.replace('repository: "local", version: "~1.0.0"', 'repository: "lokal", version: "~1.0.0"')), "CONFIG_INVALID"],
+    ["a malformed index.yaml", (dir: string) => writeFile(join(dir, "charts", "index.yaml"), "entries: [\n"), "INDEX_INVALID"],
+    ["a malformed lock", (dir: string) => editFile(join(dir, "charts.lock.json"), (t) => t.replace('"charts": {', '"charts": {{')), "LOCK_INVALID"],
+    ["a lock from the future", (dir: string) => editFile(join(dir, "charts.lock.json"), (t) => t.replace('"lockfileVersion": "1.0"', '"lockfileVersion": "9.0"')), "LOCK_TOO_NEW"],
+  ])("%s", async (_, breakIt, code) => {
+    const dir = await copyPlatform();
+    await breakIt(dir);
+    const before = await snapshot(dir, USER_FILES);
+    const result = await cli(dir, ["lock"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain(code);
+    expect(result.errors).toMatch(/hint: /);
+    expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
+  });
+});
+
+describe("chartroom outdated", () => {
+  it("shows current, wanted, latest and update type, exiting 2", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["outdated"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toMatch(/webapp\s+1\.0\.1\s+1\.0\.1\s+2\.0\.0\s+major\s+file:\/\/\.\/charts/);
+    expect(result.output).toMatch(/ledger\s+0\.1\.0\s+0\.1\.0\s+0\.2\.0\s+minor/);
+    expect(result.output).not.toContain("storefront");
+  });
+
+  it("prints stable JSON", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["outdated", "webapp", "--format", "json"]);
+    expect(JSON.parse(result.output)).toStrictEqual({
+      charts: [{ chart: "webapp", repository: "file://./charts", current: "1.0.1", wanted: "1.0.1", latest: "2.0.0", updateType: "major", outdated: true }],
+    });
+  });
+
+  it("exits 0 when every named chart is current", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["outdated", "storefront"]);
+    expect(result).toMatchObject({ exitCode: 0, output: "every chart is on its latest version" });
+  });
+
+  it("renders a markdown table", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["outdated", "--format", "markdown"]);
+    expect(result.output.split("\n").slice(0, 3)).toStrictEqual([
+      "| CHART | CURRENT | WANTED | LATEST | UPDATE | REPOSITORY |",
+      "| --- | --- | --- | --- | --- | --- |",
+      "| ledger | 0.1.0 | 0.1.0 | 0.2.0 | minor | file://./charts |",
+    ]);
+  });
+});
+
+describe("chartroom plan", () => {
+  it("lists every chart with its verified pin and outdated status", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["plan"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toMatch(/webapp\s+web\s+~1\.0\.0\s+1\.0\.1\s+[0-9a-f]{12}\s+yes\s+chart\s+latest 2\.0\.0 \(major\)/);
+    expect(result.output).toMatch(/ledger\s+ledger\s+\^0\.1\.0\s+0\.1\.0\s+[0-9a-f]{12}\s+yes\s+release/);
+    expect(result.output).toContain("4 charts, 4 verified against charts.lock.json");
+  });
+
+  it("exits 1 and says why when an archive no longer matches its pin", async () => {
+    const dir = await copyPlatform();
+    await writeFile(join(dir, "charts", "ledger-0.1.0.tgz"), await readFile(join(dir, "charts", "ledger-0.2.0.tgz")));
+    const result = await cli(dir, ["plan", "--format", "json"]);
+    expect(result.exitCode).toBe(1);
+    const ledger = JSON.parse(result.output).charts.find((row: { chart: string }) => row.chart === "ledger");
+    expect(ledger.verified).toBe(false);
+    expect(ledger.problems[0]).toMatch(/^DIGEST_MISMATCH/);
+  });
+
+  it("exits 2 for outdated charts with --detailed-exitcode", async () => {
+    const dir = await copyPlatform();
+    expect((await cli(dir, ["plan", "--detailed-exitcode"])).exitCode).toBe(2);
+  });
+});
+
+describe("command line", () => {
+  it.each(["lock", "outdated", "plan"])("%s --help describes the command and the common options", async (name) => {
+    const result = await cli(ROOT, [name, "--help"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain(`usage: chartroom ${name}`);
+    expect(result.output).toContain("--format");
+  });
+
+  it("suggests the nearest command", async () => {
+    const result = await cli(ROOT, ["outdate"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain('unknown command "outdate" (did you mean "outdated"?)');
+  });
+
+  it("refuses an unknown option with the command's help", async () => {
+    const result = await cli(ROOT, ["lock", "--frozne"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain("--frozne");
+    expect(result.errors).toContain("usage: chartroom lock");
+  });
+
+  it("refuses an unknown format", async () => {
+    expect((await cli(ROOT, ["outdated", "--format", "xml"])).errors).toContain("--format must be one of text, json, markdown");
+  });
+});

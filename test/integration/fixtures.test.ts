@@ -1,0 +1,35 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildFixtureRepository } from "../../scripts/fixtures.js";
+import { runHelm } from "../helpers/helm.js";
+import { ROOT } from "../helpers/platform.js";
+import { tempDir } from "../helpers/tmp.js";
+
+describe("the example repository in charts/", () => {
+  it("is exactly what scripts/build-charts.ts builds from fixtures/charts", async () => {
+    const out = join(await tempDir(), "charts");
+    await buildFixtureRepository(out);
+    const committed = (await readdir(join(ROOT, "charts"))).sort();
+    expect((await readdir(out)).sort()).toStrictEqual(committed);
+    for (const name of committed) {
+      expect(await readFile(join(out, name)), name).toStrictEqual(await readFile(join(ROOT, "charts", name)));
+    }
+  });
+
+  describe.each([3, 4] as const)("read by Helm %i", (major) => {
+    it("renders every archive with helm template", async () => {
+      const archives = (await readdir(join(ROOT, "charts"))).filter((name) => name.endsWith(".tgz"));
+      for (const archive of archives) {
+        const out = await runHelm(major, ["template", "demo", join(ROOT, "charts", archive), "--include-crds"], await tempDir());
+        expect(out, archive).toMatch(/^kind: /m);
+      }
+    });
+
+    it("shows the chart metadata the index lists", async () => {
+      const out = await runHelm(major, ["show", "chart", join(ROOT, "charts", "webapp-2.0.0.tgz")], await tempDir());
+      expect(out).toContain("version: 2.0.0");
+      expect(out).toContain("appVersion: 2.0.0");
+    });
+  });
+});

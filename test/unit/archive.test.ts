@@ -1,0 +1,117 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { readChartArchive } from "../../src/chart/archive.js";
+import { inspectArchive } from "../../src/chart/inspect.js";
+import { ChartroomError } from "../../src/errors.js";
+import { ROOT } from "../helpers/platform.js";
+import { MINIMAL_CHART_YAML, tarball } from "../helpers/tarball.js";
+
+async function refusal(data: Buffer, limits?: Parameters<typeof readChartArchive>[2]): Promise<ChartroomError> {
+  const error = await readChartArchive(data, "tiny-0.1.0", limits).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!ChartroomError.isInstance(error)) throw new Error(`expected a ChartroomError, got ${String(error)}`);
+  return error;
+}
+
+const chart = (extra: Parameters<typeof tarball>[0]) => tarball([{ name: "tiny/Chart.yaml", content: MINIMAL_CHART_YAML }, ...extra]);
+
+describe("readChartArchive refuses hostile archives", () => {
+  it.each([
+    ["a ../ entry", [{ name: "tiny/../../etc/evil", content: "x" }], "`..` path segments"],
+    ["an absolute path", [{ name: "/etc/evil", content: "x" }], "absolute paths"],
+    ["a symlink escaping the chart", [{ name: "tiny/templates/link", type: "symlink" as const, linkname: "../../../etc/passwd" }], "escapes the chart"],
+    ["an absolute symlink", [{ name: "tiny/templates/link", type: "symlink" as const, linkname: "/etc/passwd" }], "escapes the chart"],
+    ["a hard link escaping", [{ name: "tiny/templates/hard", type: "link" as const, linkname: "../outside" }], "escapes the chart"],
+    ["a character device", [{ name: "tiny/dev", type: "character-device" as const }], "character-device"],
+    ["a FIFO", [{ name: "tiny/pipe", type: "fifo" as const }], "fifo"],
+    ["a second top folder", [{ name: "other/Chart.yaml", content: "x" }], "under one folder"],
+  ])("refuses %s", async (_, entries, reason) => {
+    const error = await refusal(await chart(entries));
+    expect(error.code).toBe("ARCHIVE_UNSAFE");
+    expect(error.message).toContain(reason);
+    expect(error.place.chart).toBe("tiny-0.1.0");
+  });
+
+  it("refuses a file over the per-file cap", async () => {
+    const error = await refusal(await chart([{ name: "tiny/big.bin", content: Buffer.alloc(2048) }]), { maxFileBytes: 1024, maxTotalBytes: 1 << 20 });
+    expect(error.code).toBe("ARCHIVE_TOO_LARGE");
+    expect(error.message).toContain("tiny/big.bin");
+  });
+
+  it("refuses an archive that unpacks past the total cap (a gzip bomb)", async () => {
+    const bomb = gzipSync(Buffer.alloc(4 << 20));
+    const error = await refusal(bomb, { maxFileBytes: 1 << 30, maxTotalBytes: 1 << 20 });
+    expect(error.code).toBe("ARCHIVE_TOO_LARGE");
+  });
+
+  it("calls a truncated archive invalid", async () => {
+    const whole = await readFile(join(ROOT, "charts", "webapp-1.0.1.tgz"));
+    const error = await refusal(whole.subarray(0, Math.floor(whole.length / 2)));
+    expect(error.code).toBe("ARCHIVE_INVALID");
+    expect(error.message).toMatch(/truncated|unexpected end/i);
+  });
+
+  it("calls something that is not gzip invalid", async () => {
+    expect((await refusal(Buffer.from("<html>404</html>"))).code).toBe("ARCHIVE_INVALID");
+  });
+
+  it("keeps links that stay inside the chart out of the file map", async () => {
+    const files = await readChartArchive(await chart([{ name: "tiny/templates/a.yaml", type: "symlink", linkname: "b.yaml" }]), "tiny");
+    expect([...files.files.keys()]).toStrictEqual(["Chart.yaml"]);
+  });
+});
+
+describe("inspectArchive", () => {
+  it("reads the web app: schema with its dialect, no hooks, no CRDs", async () => {
+    const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "webapp-1.0.1.tgz")), "webapp-1.0.1");
+    expect(inspection).toMatchObject({ apiVersion: "v2", name: "webapp", version: "1.0.1", appVersion: "1.4.1", type: "application", crds: [], hooks: {} });
+    expect(inspection.schema?.dialect).toBe("http://json-schema.org/draft-07/schema#");
+    expect(inspection.schema?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(inspection.defaults).toMatchObject({ replicaCount: 2, service: { port: 80 } });
+    expect(inspection.templates).toContain("templates/deployment.yaml");
+  });
+
+  it("finds hook events and keeps test hooks apart by event name", async () => {
+    const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "ledger-0.1.0.tgz")), "ledger");
+    expect(inspection.hooks).toStrictEqual({
+      "pre-install": ["templates/migrate-job.yaml"],
+      "pre-upgrade": ["templates/migrate-job.yaml"],
+      test: ["templates/tests/test-connection.yaml"],
+    });
+  });
+
+  it("lists the CRDs shipped in crds/", async () => {
+    const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "widgets-operator-1.0.0.tgz")), "widgets");
+    expect(inspection.crds).toStrictEqual(["widgets.example.com"]);
+  });
+
+  it("lists an umbrella chart's vendored dependency", async () => {
+    const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront");
+    expect(inspection.dependencies).toStrictEqual([{ name: "webapp", version: "1.0.1", repository: "file://../../webapp/1.0.1", vendored: true }]);
+  });
+
+  it("reads a v1 chart's dependencies from requirements.yaml", async () => {
+    const data = await tarball([
+      { name: "old/Chart.yaml", content: "apiVersion: v1\nname: old\nversion: 0.3.0\n" },
+      { name: "old/requirements.yaml", content: "dependencies:\n  - name: redis\n    version: ~10\n    repository: https://charts.example.test\n    condition: redis.enabled\n" },
+    ]);
+    const inspection = await inspectArchive(data, "old");
+    expect(inspection.apiVersion).toBe("v1");
+    expect(inspection.dependencies).toStrictEqual([{ name: "redis", version: "~10", repository: "https://charts.example.test", condition: "redis.enabled", vendored: false }]);
+  });
+
+  it("names the file when Chart.yaml is broken", async () => {
+    const error = await inspectArchive(await tarball([{ name: "bad/Chart.yaml", content: "name: [unclosed\n" }]), "bad").catch((e: unknown) => e);
+    expect(ChartroomError.isInstance(error) && error.code).toBe("ARCHIVE_INVALID");
+    expect((error as ChartroomError).place.file).toBe("Chart.yaml");
+  });
+
+  it("refuses a chart without Chart.yaml", async () => {
+    const error = await inspectArchive(await tarball([{ name: "x/values.yaml", content: "a: 1\n" }]), "x").catch((e: unknown) => e);
+    expect((error as ChartroomError).message).toContain("no Chart.yaml");
+  });
+});

@@ -1,0 +1,91 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ChartroomError } from "../../src/errors.js";
+import { parseLock, readLock } from "../../src/lock/read.js";
+import type { Lockfile } from "../../src/lock/schema.js";
+import { serialiseLock } from "../../src/lock/write.js";
+import { tempDir } from "../helpers/tmp.js";
+
+const entry = {
+  version: "1.0.0",
+  repository: "file://./charts",
+  chart: "app",
+  range: "^1",
+  digest: "sha256:ab",
+  url: "app-1.0.0.tgz",
+  chartApiVersion: "v2" as const,
+  schema: null,
+  crds: [],
+  dependencies: [],
+  hooks: {},
+  engine: { name: "chart" as const, reasons: ["x"] },
+};
+
+function failure(text: string): ChartroomError {
+  try {
+    parseLock(text, "/p/charts.lock.json");
+  } catch (error) {
+    if (ChartroomError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the lock to be refused");
+}
+
+describe("serialiseLock", () => {
+  it("sorts keys at every level, indents by two spaces and ends with a newline", () => {
+    const lock: Lockfile = { lockfileVersion: "1.0", charts: { zeta: entry, alpha: { ...entry, chart: "alpha" } } };
+    const text = serialiseLock(lock);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text.indexOf('"alpha"')).toBeLessThan(text.indexOf('"zeta"'));
+    expect(text.indexOf('"chart"')).toBeLessThan(text.indexOf('"version"'));
+    expect(text).toContain('\n  "charts": {\n    "alpha": {\n      "chart": "alpha",');
+  });
+
+  it("gives the same bytes whatever order the keys were inserted in", () => {
+    const a: Lockfile = { lockfileVersion: "1.0", charts: { x: entry, y: entry } };
+    const b: Lockfile = { charts: { y: { ...entry }, x: { ...entry } }, lockfileVersion: "1.0" };
+    expect(serialiseLock(a)).toBe(serialiseLock(b));
+  });
+
+  it("round-trips through parseLock", () => {
+    const lock: Lockfile = { lockfileVersion: "1.0", charts: { app: entry } };
+    expect(parseLock(serialiseLock(lock), "x")).toStrictEqual(JSON.parse(serialiseLock(lock)));
+  });
+});
+
+describe("reading a lock", () => {
+  it("returns null when there is none", async () => {
+    expect(await readLock(join(await tempDir(), "charts.lock.json"))).toBeNull();
+  });
+
+  it("names the file, line and column of broken JSON", () => {
+    const error = failure('{\n  "lockfileVersion": "1.0",\n  "charts": {,}\n}\n');
+    expect(error.code).toBe("LOCK_INVALID");
+    expect(error.place).toMatchObject({ file: "/p/charts.lock.json", line: 3 });
+    expect(error.hint).toContain("chartroom lock");
+  });
+
+  it("refuses a lock from a newer major with an upgrade hint", () => {
+    const error = failure(JSON.stringify({ lockfileVersion: "2.1", charts: {} }));
+    expect(error.code).toBe("LOCK_TOO_NEW");
+    expect(error.message).toContain("2.1");
+    expect(error.hint).toContain("upgrade chartroom");
+  });
+
+  it("accepts a newer minor of the same major", () => {
+    expect(parseLock(JSON.stringify({ lockfileVersion: "1.7", charts: {} }), "x").charts).toStrictEqual({});
+  });
+
+  it("names the first malformed field", () => {
+    const error = failure(JSON.stringify({ lockfileVersion: "1.0", charts: { app: { ...entry, digest: 5 } } }));
+    expect(error.code).toBe("LOCK_INVALID");
+    expect(error.place.key).toBe("charts.app.digest");
+  });
+
+  it("reads from disk", async () => {
+    const path = join(await tempDir(), "charts.lock.json");
+    await writeFile(path, serialiseLock({ lockfileVersion: "1.0", charts: { app: entry } }));
+    expect((await readLock(path))?.charts.app?.version).toBe("1.0.0");
+  });
+});
