@@ -3,6 +3,7 @@ import semver from "semver";
 import { ChartroomError } from "../errors.js";
 import { isRecord } from "../util/json.js";
 import { normaliseDigest } from "../util/hash.js";
+import { scanIndex } from "./index-scan.js";
 import type { ChartVersion } from "./types.js";
 
 /** A parsed Helm repository index: chart name → versions, newest first. */
@@ -14,6 +15,17 @@ export type RepoIndex = Record<string, ChartVersion[]>;
  * parse does no timestamp work on thousands of `created` fields.
  */
 export function parseIndex(text: string, where: string): RepoIndex {
+  const scanned = scanIndex(text);
+  if (scanned !== undefined) {
+    const index: RepoIndex = {};
+    for (const [name, list] of scanned) index[name] = sortNewestFirst(list.flatMap((entry) => readEntry(name, entry)));
+    return index;
+  }
+  return parseIndexFully(text, where);
+}
+
+/** The full YAML parse: any valid document, with line and column on errors. */
+export function parseIndexFully(text: string, where: string): RepoIndex {
   let document: unknown;
   try {
     document = load(text, { schema: FAILSAFE_SCHEMA, filename: where });
@@ -54,8 +66,10 @@ function readEntry(name: string, entry: unknown): ChartVersion[] {
 
 /** Valid semver first, newest first; anything else after, in index order. */
 export function sortNewestFirst(versions: ChartVersion[]): ChartVersion[] {
-  const valid = versions.filter((v) => semver.valid(v.version) !== null);
-  const invalid = versions.filter((v) => semver.valid(v.version) === null);
-  valid.sort((a, b) => semver.rcompare(a.version, b.version));
-  return [...valid, ...invalid];
+  // Parse each version once: comparing strings with semver.rcompare would
+  // re-parse both sides on every comparison.
+  const parsed = versions.map((v) => ({ v, semver: semver.parse(v.version) }));
+  const valid = parsed.filter((p): p is { v: ChartVersion; semver: semver.SemVer } => p.semver !== null);
+  valid.sort((a, b) => b.semver.compare(a.semver) || b.semver.compareBuild(a.semver));
+  return [...valid.map((p) => p.v), ...parsed.filter((p) => p.semver === null).map((p) => p.v)];
 }

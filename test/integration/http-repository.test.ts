@@ -2,6 +2,8 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { parseIndex, parseIndexFully } from "../../src/sources/index-file.js";
+import { scanIndex } from "../../src/sources/index-scan.js";
 import { helmRepository, serveRepository, writeConfig } from "../helpers/chart-repo.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
@@ -35,6 +37,13 @@ async function allText(dir: string): Promise<string> {
 }
 
 describe.each([3, 4] as const)("an HTTP repository packaged by Helm %i", (major) => {
+  it("has an index.yaml that the fast scanner reads exactly as the full parser does", async () => {
+    const { repo } = await setup(major, { auth: false });
+    const text = await readFile(join(repo, "index.yaml"), "utf8");
+    expect(scanIndex(text)).toBeDefined();
+    expect(parseIndex(text, "index.yaml")).toStrictEqual(parseIndexFully(text, "index.yaml"));
+  });
+
   it("locks charts over Basic auth, recording digests and no credentials", async () => {
     const { server, platform, repo } = await setup(major);
     await writeConfig(platform, { url: `${server.url}/`, auth: AUTH }, {

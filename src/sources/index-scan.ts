@@ -1,0 +1,261 @@
+/**
+ * A fast reader for the block-style YAML that `helm repo index` and most
+ * repository tools write. It picks out only the fields chartroom keeps and
+ * returns undefined the moment a line is not in that plain shape (flow
+ * collections, anchors, tags, escapes, tabs, multi-line quoted values,
+ * duplicate keys…), so the caller falls back to the full YAML parser. Where
+ * it answers, it answers exactly what the full parser would.
+ */
+export type RawEntry = Record<string, string | string[] | null>;
+
+const WANTED = new Set(["version", "appVersion", "digest", "created", "deprecated", "urls"]);
+const KEY_LINE = /^([A-Za-z0-9_.\/-]+):(?: (.*))?$/;
+const UNSAFE_START = /^[[{&*!|>%@`]/;
+
+export function scanIndex(text: string): Map<string, RawEntry[]> | undefined {
+  if (text.includes("\t") || text.includes("\r")) return undefined;
+  const lines = text.split("\n");
+  const start = findEntries(lines);
+  if (start === undefined) return undefined;
+  const charts = new Map<string, RawEntry[]>();
+  let i = start + 1;
+  let nameIndent = -1;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const indent = indentOf(line);
+    if (indent < 0) {
+      i++;
+      continue;
+    }
+    if (indent === 0) break;
+    if (nameIndent === -1) nameIndent = indent;
+    if (indent !== nameIndent) return undefined;
+    const name = /^([^\s:#'"[\]{},&*!|>%@`-][^:\s]*):$/.exec(line.slice(indent))?.[1];
+    if (name === undefined || charts.has(name)) return undefined;
+    const items = scanItems(lines, i + 1, nameIndent);
+    if (items === undefined) return undefined;
+    charts.set(name, items.entries);
+    i = items.next;
+  }
+  return checkTopLevel(lines, i) ? charts : undefined;
+}
+
+function findEntries(lines: string[]): number | undefined {
+  let found: number | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line === "entries:") {
+      if (found !== undefined) return undefined;
+      found = i;
+    } else if (line.startsWith("entries:") || line.startsWith("---") || line.startsWith("%")) {
+      return undefined;
+    }
+  }
+  return found;
+}
+
+/** Every top-level line after the entries must be a plain `key: value` or blank. */
+function checkTopLevel(lines: string[], from: number): boolean {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const indent = indentOf(line);
+    if (indent !== 0) continue;
+    if (!KEY_LINE.test(line)) return false;
+  }
+  return true;
+}
+
+/** −1 for blank and comment-only lines. */
+function indentOf(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  if (n === line.length || line.charCodeAt(n) === 35) return -1;
+  return n;
+}
+
+function scanItems(lines: string[], from: number, nameIndent: number): { entries: RawEntry[]; next: number } | undefined {
+  const entries: RawEntry[] = [];
+  let i = from;
+  let itemIndent = -1;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const indent = indentOf(line);
+    if (indent < 0) {
+      i++;
+      continue;
+    }
+    if (indent <= nameIndent && !(indent === nameIndent && line.startsWith("- ", indent))) break;
+    if (itemIndent === -1) itemIndent = indent;
+    if (indent !== itemIndent || !line.startsWith("- ", indent)) return undefined;
+    const item = scanFields(lines, i, itemIndent + 2);
+    if (item === undefined) return undefined;
+    entries.push(item.entry);
+    i = item.next;
+  }
+  if (itemIndent === -1) return undefined;
+  return { entries, next: i };
+}
+
+/** The fields of one list item; the first sits on the `- ` line itself. */
+function scanFields(lines: string[], from: number, fieldIndent: number): { entry: RawEntry; next: number } | undefined {
+  const entry: RawEntry = {};
+  const seen = new Set<string>();
+  let i = from;
+  let first = true;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const indent = first ? fieldIndent : indentOf(line);
+    if (indent < 0) {
+      i++;
+      continue;
+    }
+    if (indent < fieldIndent) break;
+    if (indent > fieldIndent) {
+      // Inside a nested value of a field we do not keep.
+      i++;
+      continue;
+    }
+    first = false;
+    const match = KEY_LINE.exec(line.slice(fieldIndent));
+    if (match === null) return undefined;
+    const key = match[1] as string;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const value = match[2]?.trimStart();
+    i++;
+    if (!WANTED.has(key)) {
+      if (value === undefined || value === "") i = skipNested(lines, i, fieldIndent);
+      else if (opensQuote(value)) {
+        // A quoted value we do not keep may continue on deeper lines (the
+        // full parser refuses shallower ones); it must close on the last.
+        const end = skipDeeper(lines, i, fieldIndent);
+        if (end === i || !closesQuote(lines[end - 1] as string, value[0] as string)) return undefined;
+        i = end;
+      } else if (!plainEnough(value)) return undefined;
+      continue;
+    }
+    if (key === "urls") {
+      const list = value === undefined || value === "" ? scanList(lines, i, fieldIndent) : value === "[]" ? { items: [], next: i } : undefined;
+      if (list === undefined) return undefined;
+      entry.urls = list.items;
+      i = list.next;
+      continue;
+    }
+    const scalar = value === undefined || value === "" ? null : unquote(value);
+    if (scalar === undefined) return undefined;
+    if (scalar === null && nextIsNested(lines, i, fieldIndent)) return undefined;
+    entry[key] = scalar;
+  }
+  return { entry, next: i };
+}
+
+/** A block list of scalars, written either at the key's indent or deeper. */
+function scanList(lines: string[], from: number, keyIndent: number): { items: string[]; next: number } | undefined {
+  const items: string[] = [];
+  let i = from;
+  let listIndent = -1;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const indent = indentOf(line);
+    if (indent < 0) {
+      i++;
+      continue;
+    }
+    if (indent < keyIndent || !line.startsWith("- ", indent)) break;
+    if (listIndent === -1) listIndent = indent;
+    if (indent !== listIndent) return undefined;
+    const value = unquote(line.slice(indent + 2));
+    if (value === undefined || value === null) return undefined;
+    items.push(value);
+    i++;
+  }
+  return { items, next: i };
+}
+
+/** Past a nested value: deeper lines, and a list written at the key's own indent. */
+function skipNested(lines: string[], from: number, indent: number): number {
+  let i = from;
+  let inList = false;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const next = indentOf(line);
+    if (next < 0 || next > indent) {
+      i++;
+      continue;
+    }
+    if (next === indent && line.startsWith("- ", next) && (inList || i === firstContent(lines, from))) {
+      inList = true;
+      i++;
+      continue;
+    }
+    break;
+  }
+  return i;
+}
+
+function firstContent(lines: string[], from: number): number {
+  let i = from;
+  while (i < lines.length && indentOf(lines[i] as string) < 0) i++;
+  return i;
+}
+
+function nextIsNested(lines: string[], from: number, indent: number): boolean {
+  for (let i = from; i < lines.length; i++) {
+    const next = indentOf(lines[i] as string);
+    if (next >= 0) return next > indent || (next === indent && (lines[i] as string).startsWith("- ", next));
+  }
+  return false;
+}
+
+/** A value of a field we skip must still not open something that spans lines unseen. */
+function plainEnough(value: string): boolean {
+  if (/^[|>][-+0-9]*$/.test(value)) return true;
+  return !UNSAFE_START.test(value);
+}
+
+/** A quoted scalar that does not close on its own line. */
+function opensQuote(value: string): boolean {
+  const quote = value[0];
+  if (quote !== '"' && quote !== "'") return false;
+  return !closesQuote(value.slice(1), quote);
+}
+
+function closesQuote(text: string, quote: string): boolean {
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith(quote)) return false;
+  if (quote === "'") return true;
+  let slashes = 0;
+  for (let k = trimmed.length - 2; k >= 0 && trimmed[k] === "\\"; k--) slashes++;
+  return slashes % 2 === 0;
+}
+
+function skipDeeper(lines: string[], from: number, indent: number): number {
+  let i = from;
+  let end = from;
+  while (i < lines.length) {
+    const next = indentOf(lines[i] as string);
+    if (next >= 0 && next <= indent) break;
+    i++;
+    if (next >= 0) end = i;
+  }
+  return end;
+}
+
+/** The string a failsafe YAML parser gives for a one-line scalar, or undefined when unsure. */
+function unquote(value: string): string | null | undefined {
+  if (value.startsWith('"')) {
+    if (value.length < 2 || !value.endsWith('"') || value.includes("\\")) return undefined;
+    const inner = value.slice(1, -1);
+    return inner.includes('"') ? undefined : inner;
+  }
+  if (value.startsWith("'")) {
+    if (value.length < 2 || !value.endsWith("'")) return undefined;
+    const inner = value.slice(1, -1);
+    if (inner.replace(/''/g, "").includes("'")) return undefined;
+    return inner.replace(/''/g, "'");
+  }
+  if (UNSAFE_START.test(value) || value.includes(" #") || value.includes(": ") || value.endsWith(":") || value.startsWith("- ") || value === "-" || value === "~" || value === "null") {
+    return undefined;
+  }
+  return value.trimEnd();
+}
