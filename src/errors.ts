@@ -16,6 +16,7 @@ export type ErrorCode =
   | "HTTP_NOT_FOUND"
   | "HTTP_FAILED"
   | "HTTP_TIMEOUT"
+  | "HTTP_TLS"
   | "LOCK_INVALID"
   | "LOCK_TOO_NEW"
   | "LOCK_MISSING"

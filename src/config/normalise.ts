@@ -179,9 +179,7 @@ function normaliseChart(
       `${path}.repository: unknown repository "${raw.repository}"${didYouMean(raw.repository, repositories.keys())}; declare it under repositories`,
     );
   }
-  const range = typeof raw.version === "string" ? raw.version.trim() : "";
-  if (range === "") problems.push(`${path}.version: required; a semver range like "^1.2.0" or an exact version`);
-  else if (semver.validRange(range) === null) problems.push(`${path}.version: "${range}" is not a semver range (try "^1.2.0", "~1.2" or "1.2.3")`);
+  const { range, digest } = splitVersion(typeof raw.version === "string" ? raw.version.trim() : "", `${path}.version`, problems);
   const namespace = stringField(raw.namespace, `${path}.namespace`, problems, true);
   if (namespace !== undefined && !DNS_LABEL.test(namespace)) problems.push(`${path}.namespace: "${namespace}" is not a valid namespace name (lowercase letters, digits, "-")`);
   const releaseName = stringField(raw.releaseName, `${path}.releaseName`, problems, false) ?? key;
@@ -199,12 +197,33 @@ function normaliseChart(
     repository,
     chart,
     range,
+    ...(digest === undefined ? {} : { digest }),
     namespace,
     releaseName,
     engine: engine as Engine,
     prerelease: raw.prerelease === true,
     dependsOn,
   };
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** `1.2.3@sha256:…` → the exact version and the digest; anything else is a range. */
+function splitVersion(written: string, path: string, problems: Problems): { range: string; digest?: string } {
+  if (written === "") {
+    problems.push(`${path}: required; a semver range like "^1.2.0" or an exact version`);
+    return { range: "" };
+  }
+  const at = written.indexOf("@");
+  if (at === -1) {
+    if (semver.validRange(written) === null) problems.push(`${path}: "${written}" is not a semver range (try "^1.2.0", "~1.2" or "1.2.3")`);
+    return { range: written };
+  }
+  const range = written.slice(0, at);
+  const digest = written.slice(at + 1);
+  if (semver.valid(range) === null) problems.push(`${path}: a digest pin needs an exact version before the @ (like "1.2.3@sha256:…"), not "${range}"`);
+  if (!DIGEST.test(digest)) problems.push(`${path}: "${digest}" is not a digest; expected sha256: and 64 lowercase hex digits`);
+  return { range, digest };
 }
 
 function stringField(value: unknown, path: string, problems: Problems, required: boolean): string | undefined {

@@ -41,7 +41,11 @@ export interface WrittenChart<R extends string = string, C extends string = stri
    * @default the key of this chart
    */
   chart?: string;
-  /** A semver range (`^1.2.0`, `~1.2`, `>=1 <2`) or an exact version. */
+  /**
+   * A semver range (`^1.2.0`, `~1.2`, `>=1 <2`), an exact version, or an exact
+   * version pinned by digest (`1.2.3@sha256:…`: the OCI manifest digest for
+   * `oci://`, the archive digest otherwise).
+   */
   version: string;
   /** Namespace the release goes to. */
   namespace: string;
@@ -98,6 +102,8 @@ export interface ChartSpec {
   repository: RepositorySpec;
   chart: string;
   range: string;
+  /** `sha256:<hex>` when the declaration pins a digest (`1.2.3@sha256:…`). */
+  digest?: string;
   namespace: string;
   releaseName: string;
   engine: Engine;

@@ -23,6 +23,10 @@ export interface LockedChart {
   appVersion?: string;
   /** `sha256:<hex>` of the chart archive. */
   digest: string;
+  /** OCI only: `sha256:<hex>` of the manifest the tag pointed at. */
+  manifestDigest?: string;
+  /** The digest pinned in the declaration (`1.2.3@sha256:…`), when there is one. */
+  pinnedDigest?: string;
   /** The archive's address, relative to the repository when it lives there. */
   url: string;
   chartApiVersion: "v1" | "v2";

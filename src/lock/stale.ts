@@ -15,6 +15,7 @@ export function staleReasons(spec: ChartSpec, locked: LockedChart | undefined): 
   if (locked.chart !== spec.chart) reasons.push(`chart name changed (${locked.chart} → ${spec.chart})`);
   if (locked.range !== spec.range) reasons.push(`range changed (${locked.range} → ${spec.range})`);
   if ((locked.prerelease === true) !== spec.prerelease) reasons.push(`prerelease changed (${locked.prerelease === true} → ${spec.prerelease})`);
+  if (locked.pinnedDigest !== spec.digest) reasons.push(`digest pin changed (${locked.pinnedDigest ?? "none"} → ${spec.digest ?? "none"})`);
   if (reasons.length === 0 && !satisfies(locked.version, spec)) reasons.push(`pinned ${locked.version} does not satisfy ${spec.range}`);
   return reasons;
 }

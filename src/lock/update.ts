@@ -75,8 +75,11 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
   const source = input.sources.get(spec.repository.name);
   if (source === undefined) throw new Error(`no source for repository ${spec.repository.name}`);
   const versions = await source.listVersions(spec.chart);
-  const version = resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, versions);
+  const resolved = resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, versions);
+  // An OCI digest pin is fetched by digest, so a moved tag cannot change it.
+  const version = spec.digest !== undefined && spec.repository.kind === "oci" ? { ...resolved, manifestDigest: spec.digest } : resolved;
   const archive = await fetchVerified(source, version, input.store);
+  checkDigestPin(spec, archive.manifestDigest ?? archive.digest);
   const inspection = await inspectArchive(archive.data, `${spec.chart}-${version.version}`);
   const entry: LockedChart = {
     repository: spec.repository.url,
@@ -93,9 +96,19 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
     engine: chooseEngine(spec.engine, inspection.hooks),
   };
   if (spec.prerelease) entry.prerelease = true;
+  if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;
+  if (spec.digest !== undefined) entry.pinnedDigest = spec.digest;
   const appVersion = version.appVersion ?? inspection.appVersion;
   if (appVersion !== undefined) entry.appVersion = appVersion;
   return entry;
+}
+
+function checkDigestPin(spec: ChartSpec, actual: string): void {
+  if (spec.digest === undefined || spec.digest === actual) return;
+  throw new ChartroomError("DIGEST_MISMATCH", `${spec.chart} ${spec.range} has digest ${actual}, but the config pins ${spec.digest}`, {
+    place: { chart: spec.key, key: `charts.${spec.key}.version` },
+    hint: "the published chart differs from the one you pinned; check the digest in the config",
+  });
 }
 
 /** Archives inside the repository are recorded by relative path, so the lock is portable. */

@@ -1,8 +1,8 @@
 import type { RepositorySpec } from "../config/types.js";
-import { ChartroomError } from "../errors.js";
 import { fileSource } from "./file/index.js";
 import { httpSource } from "./http/index.js";
-import type { RetryPolicy } from "./http/transport.js";
+import { ociSource } from "./oci/index.js";
+import type { RetryPolicy } from "./transport.js";
 import type { ChartSource } from "./types.js";
 
 export interface SourceOptions {
@@ -19,20 +19,8 @@ export function createSource(repository: RepositorySpec, options: SourceOptions)
     case "http":
       return httpSource(repository, options);
     case "oci":
-      return unsupported(repository);
+      return ociSource(repository, options);
   }
-}
-
-// Fails on use, not on creation, so a declared OCI repository does not stop
-// commands about other charts.
-function unsupported(repository: RepositorySpec): ChartSource {
-  const fail = async (): Promise<never> => {
-    throw new ChartroomError("CONFIG_INVALID", `oci:// repositories are not supported yet (${repository.url})`, {
-      place: { key: `repositories.${repository.name}` },
-      hint: "use the repository's classic https:// index for now",
-    });
-  };
-  return { url: repository.url, listVersions: fail, fetchArchive: fail };
 }
 
 /** One source per repository for the life of a run, so each index is parsed once. */

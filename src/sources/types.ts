@@ -9,6 +9,8 @@ export interface ChartVersion {
   deprecated?: boolean;
   /** Where the archive is: absolute URLs, or relative to the repository. */
   urls: string[];
+  /** OCI only: fetch this manifest (a digest pin) instead of the tag. */
+  manifestDigest?: string;
 }
 
 /** An archive as fetched, before the caller checks it against a pin. */
@@ -18,6 +20,8 @@ export interface FetchedArchive {
   digest: string;
   /** Address of the archive, credentials never included. */
   url: string;
+  /** OCI only: `sha256:<hex>` of the manifest the archive came through. */
+  manifestDigest?: string;
 }
 
 /** Every repository kind (file, http, oci) behind one shape. */
@@ -28,4 +32,6 @@ export interface ChartSource {
   listVersions(chart: string): Promise<ChartVersion[]>;
   /** The archive of one listed version, its digest verified against the listing. */
   fetchArchive(version: ChartVersion): Promise<FetchedArchive>;
+  /** OCI only: the manifest digest a version's tag points at now (to catch a moved tag). */
+  manifestDigest?(version: ChartVersion): Promise<string>;
 }

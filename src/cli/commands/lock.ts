@@ -3,7 +3,7 @@ import { ChartroomError } from "../../errors.js";
 import { findStale } from "../../lock/stale.js";
 import { describeChanges, updateLock, type LockChange } from "../../lock/update.js";
 import { serialiseLock, writeLock } from "../../lock/write.js";
-import { fetchVerified } from "../../sources/archive-cache.js";
+import { verifyPin } from "../../lock/verify.js";
 import { mapLimit } from "../../util/pool.js";
 import type { Command, CommandResult, ParsedArgs } from "../command.js";
 import { markdownTable, textTable } from "../format.js";
@@ -63,9 +63,7 @@ async function frozen(session: Session, args: ParsedArgs): Promise<CommandResult
     if (pin === undefined) return;
     const source = session.sources.get(spec.repository.name);
     if (source === undefined) return;
-    const listed = (await source.listVersions(spec.chart)).find((v) => v.version === pin.version);
-    const version = listed ?? { name: spec.chart, version: pin.version, urls: [pin.url] };
-    await fetchVerified(source, version, session.store, { digest: pin.digest, chart: spec.key });
+    await verifyPin(source, spec.key, pin, session.store, await source.listVersions(spec.chart));
   });
   return { output: report(describeChanges(lock, lock), args, "charts.lock.json matches the config; every pinned archive verified"), exitCode: 0 };
 }

@@ -3,7 +3,7 @@ import { ChartroomError } from "../../errors.js";
 import { outdatedRow, type OutdatedRow } from "../../lock/outdated.js";
 import type { LockedChart } from "../../lock/schema.js";
 import { staleReasons } from "../../lock/stale.js";
-import { fetchVerified } from "../../sources/archive-cache.js";
+import { verifyPin } from "../../lock/verify.js";
 import { mapLimit } from "../../util/pool.js";
 import type { Command, ParsedArgs } from "../command.js";
 import { markdownTable, shortDigest, textTable } from "../format.js";
@@ -64,8 +64,7 @@ async function planRow(spec: ChartSpec, session: Session): Promise<PlanRow> {
   try {
     const versions = await source.listVersions(spec.chart);
     row.outdated = outdatedRow(spec, pin, versions);
-    const listed = versions.find((v) => v.version === pin.version) ?? { name: spec.chart, version: pin.version, urls: [pin.url] };
-    await fetchVerified(source, listed, session.store, { digest: pin.digest, chart: spec.key });
+    await verifyPin(source, spec.key, pin, session.store, versions);
     row.verified = true;
   } catch (error) {
     if (!ChartroomError.isInstance(error)) throw error;

@@ -4,7 +4,7 @@ import { parseIndex, type RepoIndex } from "../index-file.js";
 import { readCachedIndex, writeCachedIndex, type IndexValidator } from "../index-cache.js";
 import { archiveUrl, indexSource } from "../index-source.js";
 import type { ChartSource } from "../types.js";
-import { DEFAULT_RETRY, getWithRetry, statusError, type HttpRequest, type RetryPolicy } from "./transport.js";
+import { DEFAULT_RETRY, getWithRetry, statusError, type HttpRequest, type RetryPolicy } from "../transport.js";
 import { readFile } from "node:fs/promises";
 
 export interface HttpSourceOptions {

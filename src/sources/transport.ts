@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { ChartroomError } from "../../errors.js";
-import { stripUserInfo } from "../../util/secrets.js";
+import { ChartroomError } from "../errors.js";
+import { stripUserInfo } from "../util/secrets.js";
 
 export interface HttpRequest {
   url: string;
@@ -127,10 +127,16 @@ function once(req: HttpRequest): Promise<HttpResponse> {
 function asNetworkError(error: unknown, shown: string): ChartroomError {
   if (ChartroomError.isInstance(error)) return error;
   const code = (error as NodeJS.ErrnoException).code ?? "";
-  const tls = /CERT|SSL|TLS/i.test(code);
+  // Certificate problems are not transient: their own code, never retried.
+  if (/CERT|SSL|TLS|SIGNATURE|VERIFY|ISSUER/i.test(code)) {
+    return new ChartroomError("HTTP_TLS", `the certificate of ${shown} is not trusted: ${code}`, {
+      place: { url: shown },
+      hint: "set caFile on the repository to the PEM of the CA that signed it",
+    });
+  }
   return new ChartroomError("HTTP_FAILED", `cannot reach ${shown}: ${code || (error as Error).message}`, {
     place: { url: shown },
-    hint: tls ? "the server's certificate is not trusted; set caFile on the repository" : "check the URL and that the server is up",
+    hint: "check the URL and that the server is up",
   });
 }
 

@@ -1,0 +1,99 @@
+import { readFile } from "node:fs/promises";
+import type { RepositorySpec } from "../../config/types.js";
+import { ChartroomError } from "../../errors.js";
+import { rememberSecret } from "../../util/secrets.js";
+import { authHint, authorizationHeader, readCredentials, type Credentials } from "../auth.js";
+import { DEFAULT_RETRY, getWithRetry, statusError, type HttpResponse, type RetryPolicy } from "../transport.js";
+import { parseChallenge, type RegistryLocation } from "./reference.js";
+
+/**
+ * GETs against one registry, answering its auth challenges: Basic with the
+ * configured credentials, or the Bearer token flow (anonymous, or with the
+ * credentials as Basic at the token endpoint). Tokens are kept per scope for
+ * the run and registered as secrets.
+ */
+export class RegistryClient {
+  private readonly tokens = new Map<string, string>();
+  private basicWanted = false;
+  private ca: Promise<Buffer | undefined> | undefined;
+
+  constructor(
+    private readonly repository: RepositorySpec,
+    private readonly location: RegistryLocation,
+    private readonly options: { env?: NodeJS.ProcessEnv; retry?: RetryPolicy },
+  ) {}
+
+  /** GET `path` (absolute on the registry) for `scope`; returns any status for the caller to judge. */
+  async get(path: string, scope: string, accept?: string): Promise<HttpResponse> {
+    const url = path.startsWith("http") ? path : `${this.location.base}${path}`;
+    const headers: Record<string, string> = accept ? { accept } : {};
+    const first = await this.send(url, { ...headers, ...this.authFor(scope) });
+    if (first.status !== 401) return first;
+    const challenge = first.headers["www-authenticate"];
+    if (typeof challenge !== "string") return first;
+    const { scheme, params } = parseChallenge(challenge);
+    if (scheme === "basic") {
+      if (this.credentials() === undefined || this.basicWanted) return first;
+      this.basicWanted = true;
+    } else if (scheme === "bearer" && params.realm !== undefined) {
+      if (this.tokens.has(scope)) return first;
+      this.tokens.set(scope, await this.fetchToken(params.realm, params.service, params.scope ?? scope));
+    } else {
+      return first;
+    }
+    return this.send(url, { ...headers, ...this.authFor(scope) });
+  }
+
+  private authFor(scope: string): Record<string, string> {
+    const token = this.tokens.get(scope);
+    if (token !== undefined) return { authorization: `Bearer ${token}` };
+    return this.basicWanted ? authorizationHeader(this.credentials()) : {};
+  }
+
+  private credentials(): Credentials | undefined {
+    return readCredentials(this.repository, this.options.env);
+  }
+
+  private async fetchToken(realm: string, service: string | undefined, scope: string): Promise<string> {
+    const url = new URL(realm);
+    if (service !== undefined) url.searchParams.set("service", service);
+    url.searchParams.set("scope", scope);
+    const credentials = this.credentials();
+    // A token endpoint takes Basic credentials; a bearer token from the
+    // config is used as the registry token directly.
+    if (credentials?.kind === "bearer") return credentials.token;
+    const response = await this.send(url.toString(), authorizationHeader(credentials));
+    if (response.status !== 200) throw statusError(response.status, url.toString(), authHint(this.repository));
+    let token: unknown;
+    try {
+      const body = JSON.parse(response.body.toString("utf8")) as { token?: unknown; access_token?: unknown };
+      token = body.token ?? body.access_token;
+    } catch {
+      token = undefined;
+    }
+    if (typeof token !== "string" || token === "") {
+      throw new ChartroomError("HTTP_AUTH", `the token endpoint ${url.origin}${url.pathname} gave no token`, {
+        place: { url: this.repository.url },
+        hint: "check the registry's auth setup and the credentials named in the config",
+      });
+    }
+    rememberSecret(token);
+    return token;
+  }
+
+  private async send(url: string, headers: Record<string, string>): Promise<HttpResponse> {
+    this.ca ??= this.repository.caFile === undefined ? Promise.resolve(undefined) : readCa(this.repository);
+    return getWithRetry({ url, headers, timeoutMs: this.repository.timeoutMs, ca: await this.ca }, this.options.retry ?? DEFAULT_RETRY);
+  }
+}
+
+async function readCa(repository: RepositorySpec): Promise<Buffer> {
+  try {
+    return await readFile(repository.caFile as string);
+  } catch {
+    throw new ChartroomError("CONFIG_INVALID", `cannot read the CA file ${repository.caFile}`, {
+      place: { key: `repositories.${repository.name}.caFile`, file: repository.caFile },
+      hint: "caFile is a PEM file path relative to chartroom.config.ts",
+    });
+  }
+}
