@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { pinnedHelm, type HelmMajor } from "../../src/render/helm-binary.js";
-import { ROOT } from "./platform.js";
 
 const run = promisify(execFile);
 
-// Shared across test files so the 60 MB binaries are extracted once.
-export const HELM_CACHE = join(ROOT, ".cache", "test");
+// Shared across test files (and the benchmarks) so the 60 MB binaries are
+// extracted once. No vitest import here: bench/ uses this file too.
+export const HELM_CACHE = join(resolve(import.meta.dirname, "..", ".."), ".cache", "test");
 
 export async function helm(major: HelmMajor): Promise<string> {
   return (await pinnedHelm(major, HELM_CACHE)).path;

@@ -98,6 +98,22 @@ describe("normaliseConfig", () => {
     ]);
   });
 
+  it("splits a digest pin from its exact version", () => {
+    const written = base();
+    const digest = `sha256:${"a".repeat(64)}`;
+    written.charts.web = { repository: "local", version: `1.2.3@${digest}`, namespace: "web" };
+    expect(normaliseConfig(written, FILE).charts[0]).toMatchObject({ range: "1.2.3", digest });
+  });
+
+  it.each([
+    ["^1.2.3@sha256:" + "a".repeat(64), "a digest pin needs an exact version"],
+    ["1.2.3@sha1:abc", "is not a digest"],
+  ])("refuses the digest pin %s", (version, message) => {
+    const written = base();
+    written.charts.web = { repository: "local", version, namespace: "web" };
+    expect(problems(written)[0]).toContain(message);
+  });
+
   it("refuses an unknown repository scheme", () => {
     const written = base();
     (written.repositories as Record<string, unknown>).s3 = "s3://bucket/charts";
