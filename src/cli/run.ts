@@ -10,6 +10,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   lock: { summary: "resolve declared ranges and pin them in charts.lock.json", load: async () => (await import("./commands/lock.js")).lockCommand },
   outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand },
   plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand },
+  render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand },
+  diff: { summary: "per-object changes of a version bump, a values edit or a branch", load: async () => (await import("./commands/diff.js")).diffCommand },
 };
 
 export interface RunResult extends CommandResult {

@@ -3,6 +3,7 @@ import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { readLock } from "../lock/read.js";
 import { LOCKFILE_NAME, type Lockfile } from "../lock/schema.js";
+import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
 import { sourcesFor } from "../sources/api.js";
 import { diskArchiveStore, type ArchiveStore } from "../sources/archive-cache.js";
 import type { ChartSource } from "../sources/types.js";
@@ -17,12 +18,20 @@ export interface Session {
   sources: Map<string, ChartSource>;
   store: ArchiveStore;
   cacheRoot: string;
+  /** Located on first use: commands that never render never need helm. */
+  helm: () => Promise<HelmBinary>;
 }
 
 export async function openSession(context: CliContext, args: ParsedArgs): Promise<Session> {
-  const config = await loadConfig({ cwd: context.cwd, file: args.values.config as string | undefined });
+  return openSessionAt(context, context.cwd, args.values.config as string | undefined);
+}
+
+/** A session for the config in `cwd` (or `file`): also used for the tree at a git ref. */
+export async function openSessionAt(context: CliContext, cwd: string, file?: string): Promise<Session> {
+  const config = await loadConfig({ cwd, file });
   const lockPath = join(config.dir, LOCKFILE_NAME);
   const cacheRoot = cacheDir(context.env);
+  let helm: Promise<HelmBinary> | undefined;
   return {
     config,
     lockPath,
@@ -30,6 +39,7 @@ export async function openSession(context: CliContext, args: ParsedArgs): Promis
     sources: sourcesFor(config.repositories.values(), { cacheRoot, env: context.env }),
     store: diskArchiveStore(cacheRoot),
     cacheRoot,
+    helm: () => (helm ??= locateHelm({ cacheRoot, env: context.env })),
   };
 }
 

@@ -8,6 +8,8 @@ import type { ChartSource, ChartVersion, FetchedArchive } from "./types.js";
 export interface ArchiveStore {
   get(digest: string): Promise<Buffer | null>;
   put(digest: string, data: Buffer): Promise<void>;
+  /** Where a stored archive is on disk (for helm, which reads files). */
+  pathOf(digest: string): string;
 }
 
 export function diskArchiveStore(cacheRoot: string): ArchiveStore {
@@ -21,6 +23,7 @@ export function diskArchiveStore(cacheRoot: string): ArchiveStore {
     async put(digest, data) {
       await writeFileAtomic(path(digest), data);
     },
+    pathOf: path,
   };
 }
 

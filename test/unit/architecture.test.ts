@@ -43,8 +43,8 @@ describe("architecture", () => {
     expect(await violations((path) => pure.includes(path), (s) => IO_MODULES.test(s))).toStrictEqual([]);
   });
 
-  it("lets only render/ spawn processes", async () => {
-    expect(await violations((path) => !path.startsWith("render/"), (s) => s === "node:child_process")).toStrictEqual([]);
+  it("lets only render/ (helm) and vcs/ (git) spawn processes", async () => {
+    expect(await violations((path) => !path.startsWith("render/") && !path.startsWith("vcs/"), (s) => s === "node:child_process")).toStrictEqual([]);
   });
 
   it("lets only sources/ open connections", async () => {

@@ -1,0 +1,53 @@
+import type { ChartSpec, StackSpec } from "../config/types.js";
+import type { LockedChart } from "../lock/schema.js";
+import { verifyPin } from "../lock/verify.js";
+import { renderChart, type Rendering } from "../render/render.js";
+import { fetchVerified } from "../sources/archive-cache.js";
+import type { ChartVersion } from "../sources/types.js";
+import { valuesLayers } from "../values/files.js";
+import type { Session } from "./session.js";
+
+/** The stacks to render: those named, else all declared, else one without a kube version. */
+export function stacksFor(session: Session, only?: string): (StackSpec | undefined)[] {
+  if (only !== undefined) return session.config.stacks.filter((stack) => stack.name === only);
+  return session.config.stacks.length > 0 ? session.config.stacks : [undefined];
+}
+
+export function stackName(stack: StackSpec | undefined): string {
+  return stack?.name ?? "default";
+}
+
+export interface RenderRequest {
+  session: Session;
+  spec: ChartSpec;
+  stack: StackSpec | undefined;
+  /** A locked pin, or a version listed by the repository. */
+  target: { pin: LockedChart } | { version: ChartVersion };
+  noCache: boolean;
+}
+
+/** Fetch (verified) and render one chart for one stack with the platform's values. */
+export async function renderFor(request: RenderRequest): Promise<Rendering & { version: string }> {
+  const { session, spec, stack } = request;
+  const source = session.sources.get(spec.repository.name);
+  if (source === undefined) throw new Error(`no source for ${spec.repository.name}`);
+  const archive =
+    "pin" in request.target
+      ? await verifyPin(source, spec.key, request.target.pin, session.store)
+      : await fetchVerified(source, request.target.version, session.store);
+  const version = "pin" in request.target ? request.target.pin.version : request.target.version.version;
+  const rendering = await renderChart(
+    {
+      helm: await session.helm(),
+      archive: { path: session.store.pathOf(archive.digest), digest: archive.digest },
+      label: `${spec.key}-${version}`,
+      releaseName: spec.releaseName,
+      namespace: spec.namespace,
+      kubeVersion: stack?.kubeVersion,
+      apiVersions: stack?.apiVersions ?? [],
+      values: await valuesLayers(session.config.dir, spec.key, stack?.name),
+    },
+    { cacheRoot: session.cacheRoot, noCache: request.noCache },
+  );
+  return { ...rendering, version };
+}

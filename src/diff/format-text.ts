@@ -1,0 +1,91 @@
+import { stringify } from "yaml";
+import { formatValue } from "./format-value.js";
+import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "./model.js";
+import { isReal } from "./report.js";
+
+export type Paint = (text: string, colour: "red" | "green" | "yellow" | "cyan" | "dim" | "bold") => string;
+
+const MARK: Record<ObjectReport["action"], string> = { add: "+", delete: "-", update: "~", replace: "!", rename: ">" };
+const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" };
+
+/** The report for a person: one block per chart and stack, hunks per object. */
+export function formatText(report: DiffReport, paint: Paint = (text) => text): string {
+  const blocks = report.charts.map((chart) => chartBlock(chart, paint));
+  return [...blocks, summaryLine(report)].join("\n\n");
+}
+
+export function chartHeading(chart: ChartReport): string {
+  const from = chart.from?.version ?? "(absent)";
+  const to = chart.to?.version ?? "(removed)";
+  const versions = from === to ? `${to}` : `${from} → ${to}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}`;
+}
+
+export function chartBlock(chart: ChartReport, paint: Paint): string {
+  const lines = [paint(chartHeading(chart), "bold")];
+  if (chart.objects.length === 0) lines.push("  no object changes");
+  for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
+  for (const note of chart.notes) lines.push(`  note: ${note}`);
+  if (chart.bookkeeping.objects > 0) {
+    lines.push(paint(`  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`, "dim"));
+  }
+  if (chart.unstable.paths.length > 0) {
+    lines.push(paint(`  changes on every render (not counted): ${chart.unstable.paths.join(", ")}`, "dim"));
+    lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
+  }
+  return lines.join("\n");
+}
+
+function objectLines(object: ObjectReport, engine: "chart" | "release", paint: Paint): string[] {
+  const colour = object.action === "add" ? "green" : object.action === "delete" ? "red" : object.action === "replace" ? "red" : "yellow";
+  const label = object.action === "replace" ? " REPLACE" : object.action === "rename" ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)` : "";
+  const hook = object.hook ? ` [hook ${object.hook.events.join(",")}${object.hook.test ? ", test" : ""}]` : "";
+  const source = object.source ? paint(`  ${object.source}`, "dim") : "";
+  const noise = isReal(object) ? "" : paint("  (changes on every render only)", "dim");
+  const lines = [`  ${paint(`${MARK[object.action]} ${object.display}${label}`, colour)}${hook}${source}${noise}`];
+  for (const change of object.changes) lines.push(...changeLines(change, paint));
+  if (object.body !== undefined) {
+    const sign = object.action === "add" ? "+" : "-";
+    for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n")) lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));
+  }
+  if (object.replacement !== undefined) {
+    lines.push(paint(`      immutable: ${object.replacement.fields.join(", ")}`, "red"));
+    const [mine, other] = engine === "chart" ? ["chart", "release"] as const : ["release", "chart"] as const;
+    lines.push(paint(`      → ${object.replacement.consequences[mine]}`, "red"));
+    lines.push(paint(`        (${object.replacement.consequences[other]})`, "dim"));
+  }
+  return lines;
+}
+
+function changeLines(change: ReportedChange, paint: Paint): string[] {
+  const tags = [
+    ...(change.tags.includes("unstable") ? ["changes on every render"] : []),
+    ...(change.tags.includes("immutable") ? ["immutable"] : []),
+    ...(change.tags.includes("bookkeeping") ? ["bookkeeping"] : []),
+  ];
+  const suffix = tags.length > 0 ? paint(`  [${tags.join(", ")}]`, "dim") : "";
+  if (change.secret !== undefined) {
+    const bytes = (value: unknown) => ((value as { bytes?: number } | undefined)?.bytes ?? 0);
+    const what = change.secret === "changed" ? `changed (${bytes(change.before)} → ${bytes(change.after)} bytes)` : change.secret === "added" ? `added (${bytes(change.after)} bytes)` : `removed (${bytes(change.before)} bytes)`;
+    return [`      ${change.path}: ${paint(`secret ${what}`, "yellow")}${suffix}`];
+  }
+  if (change.op === "reorder") return [`      ${change.path}: order ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}${suffix}`];
+  const before = change.op === "add" ? [] : formatValue(change.before);
+  const after = change.op === "remove" ? [] : formatValue(change.after);
+  if (before.length <= 1 && after.length <= 1) {
+    const text = change.op === "add" ? `+ ${after[0]}` : change.op === "remove" ? `- ${before[0]}` : `${before[0]} → ${after[0]}`;
+    return [`      ${change.path}: ${paint(text, change.op === "remove" ? "red" : change.op === "add" ? "green" : "yellow")}${suffix}`];
+  }
+  return [
+    `      ${change.path}:${suffix}`,
+    ...before.map((line) => paint(`        - ${line}`, "red")),
+    ...after.map((line) => paint(`        + ${line}`, "green")),
+  ];
+}
+
+export function summaryLine(report: DiffReport): string {
+  const s = report.summary;
+  const parts = [`${s.add} added`, `${s.delete} deleted`, `${s.update} updated`, `${s.replace} replaced`, `${s.rename} renamed`];
+  const noise = s.unstable > 0 ? `; ${s.unstable} changing on every render only (not counted)` : "";
+  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${noise}`;
+}

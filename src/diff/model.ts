@@ -1,0 +1,61 @@
+import type { HookInfo } from "../render/manifest.js";
+import type { SecretState } from "./secrets.js";
+
+/** Tags that keep a change out of the exit code, or explain it. */
+export type ChangeTag = "bookkeeping" | "unstable" | "immutable";
+
+export interface ReportedChange {
+  path: string;
+  op: "add" | "remove" | "change" | "reorder";
+  before?: unknown;
+  after?: unknown;
+  tags: ChangeTag[];
+  /** Present for a Secret value: what happened to it (values are never shown). */
+  secret?: SecretState;
+}
+
+export type ObjectAction = "add" | "delete" | "update" | "replace" | "rename";
+
+export interface ObjectReport {
+  id: string;
+  display: string;
+  action: ObjectAction;
+  apiVersion: string;
+  source?: string;
+  hook?: HookInfo;
+  /** For `rename`: the object it was before. */
+  renamedFrom?: { id: string; display: string };
+  /** For `add` and `delete`: the whole object (Secret values masked). */
+  body?: Record<string, unknown>;
+  changes: ReportedChange[];
+  /** For `replace`: which immutable fields changed, and what each engine will do. */
+  replacement?: { fields: string[]; consequences: { chart: string; release: string } };
+}
+
+export interface ChartReport {
+  chart: string;
+  stack: string;
+  engine: "chart" | "release";
+  from: { version: string } | null;
+  to: { version: string } | null;
+  objects: ObjectReport[];
+  /** Objects whose only changes were bookkeeping labels/annotations (hidden unless asked). */
+  bookkeeping: { objects: number; fields: string[] };
+  /** Fields that differ between two renders of the same inputs. */
+  unstable: { objects: number; paths: string[] };
+  /** Values contract findings (filled by the values issue). */
+  notes: string[];
+}
+
+export interface DiffReport {
+  format: 1;
+  charts: ChartReport[];
+  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number };
+  /** Whether anything beyond bookkeeping and unstable noise changed: the exit code. */
+  changed: boolean;
+}
+
+export const CONSEQUENCES = {
+  chart: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
+  release: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
+};

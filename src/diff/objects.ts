@@ -1,0 +1,120 @@
+import { displayName, type RenderedObject } from "../render/manifest.js";
+import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
+import { CONSEQUENCES, type ChangeTag, type ObjectReport, type ReportedChange } from "./model.js";
+import { formatPath } from "./path.js";
+import { isSecretValuePath, maskSecretBody, maskSecretChange } from "./secrets.js";
+import { diffValues, type FieldChange } from "./structural.js";
+
+export interface DiffOptions {
+  /** `id path` strings that change between two renders of the same inputs. */
+  unstable: ReadonlySet<string>;
+  showSecrets: boolean;
+}
+
+const RENAME_SIMILARITY = 0.7;
+
+/** Per-object differences between two renders, before noise is folded away. */
+export function diffObjects(before: readonly RenderedObject[], after: readonly RenderedObject[], options: DiffOptions): ObjectReport[] {
+  const old = new Map(before.map((object) => [object.id, object]));
+  const next = new Map(after.map((object) => [object.id, object]));
+  const reports: ObjectReport[] = [];
+  for (const object of after) {
+    const previous = old.get(object.id);
+    if (previous !== undefined) {
+      const report = compare(previous, object, options);
+      if (report !== undefined) reports.push(report);
+    }
+  }
+  const added = after.filter((object) => !old.has(object.id));
+  const deleted = before.filter((object) => !next.has(object.id));
+  const renamed = pairRenames(deleted, added);
+  for (const [from, to] of renamed) {
+    const report = compare(from, to, options) ?? base(to, "update");
+    reports.push({ ...report, action: "rename", renamedFrom: { id: from.id, display: displayName(from) } });
+  }
+  const paired = new Set([...renamed].flatMap(([from, to]) => [from.id, to.id]));
+  for (const object of added) if (!paired.has(object.id)) reports.push({ ...base(object, "add"), body: safeBody(object, options) });
+  for (const object of deleted) if (!paired.has(object.id)) reports.push({ ...base(object, "delete"), body: safeBody(object, options) });
+  return reports.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function base(object: RenderedObject, action: ObjectReport["action"]): ObjectReport {
+  const report: ObjectReport = { id: object.id, display: displayName(object), action, apiVersion: object.apiVersion, changes: [] };
+  if (object.source !== undefined) report.source = object.source;
+  if (object.hook !== undefined) report.hook = object.hook;
+  return report;
+}
+
+function safeBody(object: RenderedObject, options: DiffOptions): Record<string, unknown> {
+  return isSecret(object) && !options.showSecrets ? maskSecretBody(object.body) : object.body;
+}
+
+function compare(before: RenderedObject, after: RenderedObject, options: DiffOptions): ObjectReport | undefined {
+  const raw = diffValues(before.body, after.body).filter((change) => !isName(change));
+  if (raw.length === 0) return undefined;
+  const prefixes = immutablePrefixes(before, after);
+  const secret = isSecret(after) && !options.showSecrets;
+  const changes: ReportedChange[] = [];
+  const immutableFields = new Set<string>();
+  for (const change of raw) {
+    for (const shown of secret && isSecretValuePath(change.path) ? maskSecretChange(change) : [change]) {
+      const path = formatPath(shown.path);
+      const tags: ChangeTag[] = [];
+      if (isBookkeeping(shown.path)) tags.push("bookkeeping");
+      if (options.unstable.has(`${after.id} ${path}`) || options.unstable.has(`${before.id} ${path}`)) tags.push("unstable");
+      const immutable = hitsImmutable(shown.path, prefixes);
+      if (immutable !== undefined && !tags.includes("unstable")) {
+        tags.push("immutable");
+        immutableFields.add(immutable.join("."));
+      }
+      changes.push(reported(shown, path, tags));
+    }
+  }
+  const report: ObjectReport = { ...base(after, immutableFields.size > 0 ? "replace" : "update"), changes };
+  if (immutableFields.size > 0) report.replacement = { fields: [...immutableFields].sort(), consequences: CONSEQUENCES };
+  return report;
+}
+
+function isName(change: FieldChange): boolean {
+  return formatPath(change.path) === "metadata.name";
+}
+
+function reported(change: FieldChange & { secret?: ReportedChange["secret"] }, path: string, tags: ChangeTag[]): ReportedChange {
+  const out: ReportedChange = { path, op: change.op, tags };
+  if (change.before !== undefined) out.before = change.before;
+  if (change.after !== undefined) out.after = change.after;
+  if (change.secret !== undefined) out.secret = change.secret;
+  return out;
+}
+
+/** Same kind and namespace, another name, mostly the same content: a rename. */
+function pairRenames(deleted: RenderedObject[], added: RenderedObject[]): Map<RenderedObject, RenderedObject> {
+  const pairs = new Map<RenderedObject, RenderedObject>();
+  const taken = new Set<RenderedObject>();
+  for (const from of deleted) {
+    let best: { object: RenderedObject; score: number } | undefined;
+    const fromLeaves = contentLeaves(from);
+    for (const to of added) {
+      if (taken.has(to) || to.group !== from.group || to.kind !== from.kind || to.namespace !== from.namespace) continue;
+      const toLeaves = contentLeaves(to);
+      let common = 0;
+      for (const leaf of fromLeaves) if (toLeaves.has(leaf)) common++;
+      const score = common / Math.max(fromLeaves.size, toLeaves.size, 1);
+      if (score >= RENAME_SIMILARITY && (best === undefined || score > best.score)) best = { object: to, score };
+    }
+    if (best !== undefined) {
+      pairs.set(from, best.object);
+      taken.add(best.object);
+    }
+  }
+  return pairs;
+}
+
+/** What an object holds, less its name and the labels every chart version rewrites. */
+function contentLeaves(object: RenderedObject): Set<string> {
+  const all = leaves(object.body);
+  for (const leaf of all) {
+    if (leaf.startsWith(".metadata.name=") || /\.labels\.(helm\.sh\/chart|app\.kubernetes\.io\/version)=/.test(leaf) || /\.annotations\.checksum\//.test(leaf)) all.delete(leaf);
+  }
+  return all;
+}

@@ -1,0 +1,21 @@
+/** One step into a Kubernetes object: a map key, a list index, or a list item found by its merge key. */
+export type Segment = { key: string } | { index: number } | { match: string; value: string };
+
+/** `spec.template.spec.containers[name=api].image`, `metadata.labels["helm.sh/chart"]`, `args[0]`. */
+export function formatPath(path: readonly Segment[]): string {
+  let out = "";
+  for (const segment of path) {
+    if ("key" in segment) out += /^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment.key) ? `${out === "" ? "" : "."}${segment.key}` : `[${JSON.stringify(segment.key)}]`;
+    else if ("index" in segment) out += `[${segment.index}]`;
+    else out += `[${segment.match}=${segment.value}]`;
+  }
+  return out;
+}
+
+export function startsWith(path: readonly Segment[], prefix: readonly string[]): boolean {
+  if (path.length < prefix.length) return false;
+  return prefix.every((key, i) => {
+    const segment = path[i];
+    return segment !== undefined && "key" in segment && segment.key === key;
+  });
+}

@@ -1,0 +1,74 @@
+import { displayName, type RenderedObject } from "../render/manifest.js";
+import type { ChartReport, DiffReport, ObjectAction, ObjectReport } from "./model.js";
+import { diffObjects } from "./objects.js";
+
+export interface ChartSide {
+  version: string;
+  objects: RenderedObject[];
+  /** `id path` of fields that change on every render of this side. */
+  unstable: ReadonlySet<string>;
+}
+
+export interface ReportOptions {
+  showSecrets: boolean;
+  showBookkeeping: boolean;
+}
+
+/**
+ * One chart and stack: the objects each side renders, compared, with noise
+ * folded: bookkeeping changes collapsed to one line (unless asked), changes
+ * that happen on every render kept but marked.
+ */
+export function chartReport(
+  meta: { chart: string; stack: string; engine: "chart" | "release" },
+  before: ChartSide | null,
+  after: ChartSide | null,
+  options: ReportOptions,
+): ChartReport {
+  const unstable = new Set([...(before?.unstable ?? []), ...(after?.unstable ?? [])]);
+  const all = diffObjects(before?.objects ?? [], after?.objects ?? [], { unstable, showSecrets: options.showSecrets });
+  const bookkeepingFields = new Set<string>();
+  let bookkeepingObjects = 0;
+  const objects: ObjectReport[] = [];
+  for (const report of all) {
+    const hidden = report.changes.filter((change) => change.tags.includes("bookkeeping"));
+    for (const change of hidden) bookkeepingFields.add(change.path.replace(/^.*?(labels|annotations)/, "$1"));
+    const rest = options.showBookkeeping ? report.changes : report.changes.filter((change) => !change.tags.includes("bookkeeping"));
+    if (hidden.length > 0 && !options.showBookkeeping) bookkeepingObjects++;
+    if (rest.length === 0 && (report.action === "update" || report.action === "replace")) continue;
+    objects.push({ ...report, changes: rest });
+  }
+  const names = new Map([...(before?.objects ?? []), ...(after?.objects ?? [])].map((object) => [object.id, displayName(object)]));
+  const unstablePaths = [...unstable].map((entry) => {
+    const [id = "", ...path] = entry.split(" ");
+    return `${names.get(id) ?? id}: ${path.join(" ")}`;
+  }).sort();
+  return {
+    ...meta,
+    from: before === null ? null : { version: before.version },
+    to: after === null ? null : { version: after.version },
+    objects,
+    bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
+    unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths },
+    notes: [],
+  };
+}
+
+/** Whether an object counts toward "something changed". */
+export function isReal(object: ObjectReport): boolean {
+  if (object.action !== "update") return true;
+  return object.changes.some((change) => !change.tags.includes("unstable") && !change.tags.includes("bookkeeping"));
+}
+
+export function diffReport(charts: ChartReport[]): DiffReport {
+  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0 };
+  for (const chart of charts) {
+    summary.bookkeeping += chart.bookkeeping.objects;
+    for (const object of chart.objects) {
+      if (isReal(object)) summary[object.action as ObjectAction]++;
+      else summary.unstable++;
+    }
+  }
+  const changed = charts.some((chart) => chart.objects.some(isReal));
+  return { format: 1, charts, summary, changed };
+}

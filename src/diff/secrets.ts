@@ -1,0 +1,62 @@
+import { isRecord } from "../util/json.js";
+import type { Segment } from "./path.js";
+import type { FieldChange } from "./structural.js";
+
+export type SecretState = "added" | "removed" | "changed" | "unchanged";
+
+export interface MaskedValue {
+  masked: true;
+  bytes: number;
+}
+
+/** Bytes a Secret value holds: `data` is base64, `stringData` is text. */
+function byteLength(value: unknown, field: string): number {
+  const text = typeof value === "string" ? value : JSON.stringify(value ?? "");
+  return field === "data" ? Buffer.from(text, "base64").length : Buffer.byteLength(text);
+}
+
+const masked = (value: unknown, field: string): MaskedValue => ({ masked: true, bytes: byteLength(value, field) });
+
+/**
+ * Replace every Secret value in a change by its byte length. A change of a
+ * whole `data` map becomes one change per key, so the report can say which
+ * keys were added, removed or changed without showing any of them.
+ */
+export type MaskedChange = FieldChange & { secret: SecretState };
+
+/** A path into a Secret's values (`data…` or `stringData…`). */
+export function isSecretValuePath(path: readonly Segment[]): boolean {
+  const first = path[0];
+  return first !== undefined && "key" in first && (first.key === "data" || first.key === "stringData");
+}
+
+export function maskSecretChange(change: FieldChange): MaskedChange[] {
+  const [first, second] = change.path;
+  if (first === undefined || !("key" in first) || !isSecretValuePath(change.path)) return [];
+  const field = first.key;
+  if (second !== undefined) {
+    const state: SecretState = change.op === "add" ? "added" : change.op === "remove" ? "removed" : "changed";
+    return [{ path: change.path.slice(0, 2), op: change.op, before: change.op === "add" ? undefined : masked(change.before, field), after: change.op === "remove" ? undefined : masked(change.after, field), secret: state }];
+  }
+  const before = isRecord(change.before) ? change.before : {};
+  const after = isRecord(change.after) ? change.after : {};
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys.flatMap((key): MaskedChange[] => {
+    const path: Segment[] = [first, { key }];
+    if (!Object.hasOwn(before, key)) return [{ path, op: "add" as const, after: masked(after[key], field), secret: "added" as const }];
+    if (!Object.hasOwn(after, key)) return [{ path, op: "remove" as const, before: masked(before[key], field), secret: "removed" as const }];
+    if (before[key] === after[key]) return [];
+    return [{ path, op: "change" as const, before: masked(before[key], field), after: masked(after[key], field), secret: "changed" as const }];
+  });
+}
+
+/** A Secret body with every value replaced by its byte length. */
+export function maskSecretBody(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  for (const field of ["data", "stringData"]) {
+    const values = body[field];
+    if (!isRecord(values)) continue;
+    out[field] = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, `<${byteLength(value, field)} bytes, hidden>`]));
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { CORE_SCHEMA, load } from "js-yaml";
+import { ChartroomError } from "../errors.js";
+import { isRecord } from "../util/json.js";
+import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
+
+export interface HookInfo {
+  events: string[];
+  weight: number;
+  deletePolicies: string[];
+  /** Only run by `helm test`. */
+  test: boolean;
+}
+
+/** One rendered Kubernetes object, identified the way the API server does. */
+export interface RenderedObject {
+  /** `group/Kind/namespace/name`: the API version is not identity. */
+  id: string;
+  apiVersion: string;
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** The template it came from (`# Source:`). */
+  source?: string;
+  hook?: HookInfo;
+  body: Record<string, unknown>;
+}
+
+export function objectId(group: string, kind: string, namespace: string, name: string): string {
+  return `${group}/${kind}/${namespace}/${name}`;
+}
+
+/** `Deployment.apps web/webapp`, `Service web/webapp`, `ClusterRole reader`. */
+export function displayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name">): string {
+  const kind = object.group === "" ? object.kind : `${object.kind}.${object.group}`;
+  return `${kind} ${object.namespace === "" ? "" : `${object.namespace}/`}${object.name}`;
+}
+
+/**
+ * Parse `helm template` output: documents split on `---`, `# Source:` kept,
+ * empty documents skipped, `List` kinds expanded, namespaces defaulted for
+ * namespaced kinds (built-in cluster-scoped kinds known; CRD scopes taken
+ * from the CRDs in the same stream).
+ */
+export function parseManifest(text: string, namespace: string, label: string): RenderedObject[] {
+  const raw: { body: Record<string, unknown>; source?: string }[] = [];
+  for (const document of text.split(/^---[ \t]*$/m)) {
+    const source = /^# Source: (.+)$/m.exec(document)?.[1]?.trim();
+    // A template switched off by values renders only its `# Source:` comment.
+    if (/^\s*$/.test(document.replace(/^\s*#.*$/gm, ""))) continue;
+    let value: unknown;
+    try {
+      value = load(document, { schema: CORE_SCHEMA });
+    } catch (error) {
+      throw new ChartroomError("HELM_FAILED", `${label} rendered invalid YAML${source ? ` in ${source}` : ""}: ${(error as Error).message.split("\n")[0]}`, {
+        place: { chart: label, file: source },
+        hint: "the chart's template produces broken YAML with these values",
+      });
+    }
+    if (!isRecord(value)) continue;
+    if (typeof value.kind === "string" && value.kind.endsWith("List") && Array.isArray(value.items)) {
+      for (const item of value.items) if (isRecord(item)) raw.push({ body: item, source });
+    } else {
+      raw.push({ body: value, source });
+    }
+  }
+  const scopes = crdScopes(raw.map((item) => item.body));
+  return raw.filter((item) => typeof item.body.kind === "string").map((item) => toObject(item.body, item.source, namespace, scopes));
+}
+
+function crdScopes(bodies: Record<string, unknown>[]): Map<string, string> {
+  const scopes = new Map<string, string>();
+  for (const body of bodies) {
+    if (body.kind !== "CustomResourceDefinition" || !isRecord(body.spec) || !isRecord(body.spec.names)) continue;
+    scopes.set(`${String(body.spec.group)}/${String(body.spec.names.kind)}`, String(body.spec.scope ?? "Namespaced"));
+  }
+  return scopes;
+}
+
+function toObject(body: Record<string, unknown>, source: string | undefined, namespace: string, scopes: Map<string, string>): RenderedObject {
+  const apiVersion = String(body.apiVersion ?? "");
+  const kind = String(body.kind);
+  const group = groupOf(apiVersion);
+  const metadata = isRecord(body.metadata) ? body.metadata : {};
+  const clusterScoped = CLUSTER_SCOPED.has(`${group}/${kind}`) || scopes.get(`${group}/${kind}`) === "Cluster";
+  const objectNamespace = clusterScoped ? "" : typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : namespace;
+  const name = String(metadata.name ?? metadata.generateName ?? "");
+  const object: RenderedObject = { id: objectId(group, kind, objectNamespace, name), apiVersion, group, kind, namespace: objectNamespace, name, body };
+  if (source !== undefined) object.source = source;
+  const hook = hookInfo(metadata);
+  if (hook !== undefined) object.hook = hook;
+  return object;
+}
+
+function hookInfo(metadata: Record<string, unknown>): HookInfo | undefined {
+  const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
+  const events = annotations["helm.sh/hook"];
+  if (typeof events !== "string") return undefined;
+  const list = events.split(",").map((event) => event.trim()).filter(Boolean);
+  const policies = annotations["helm.sh/hook-delete-policy"];
+  return {
+    events: list,
+    weight: Number(annotations["helm.sh/hook-weight"] ?? 0) || 0,
+    deletePolicies: typeof policies === "string" ? policies.split(",").map((p) => p.trim()).filter(Boolean) : [],
+    test: list.every((event) => event === "test" || event.startsWith("test-")),
+  };
+}

@@ -1,0 +1,83 @@
+import { join } from "node:path";
+import { diffValues } from "../diff/structural.js";
+import { formatPath } from "../diff/path.js";
+import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
+import { sha256Hex } from "../util/hash.js";
+import type { HelmBinary } from "./helm-binary.js";
+import { parseManifest, type RenderedObject } from "./manifest.js";
+import type { Runner } from "./run.js";
+import { helmTemplate, type ValuesLayer } from "./template.js";
+
+export interface RenderInput {
+  helm: HelmBinary;
+  archive: { path: string; digest: string };
+  label: string;
+  releaseName: string;
+  namespace: string;
+  kubeVersion?: string;
+  apiVersions: string[];
+  values: ValuesLayer[];
+}
+
+export interface Rendering {
+  objects: RenderedObject[];
+  /** `id path` of every field that differed between two renders of the same inputs. */
+  unstable: string[];
+  cached: boolean;
+}
+
+export interface RenderOptions {
+  cacheRoot: string;
+  noCache?: boolean;
+  run?: Runner;
+}
+
+/**
+ * Render a chart twice with the same inputs and keep what differs as
+ * "changes on every render" (randAlphaNum, genCA, now…). Both are cached
+ * under a key of every input, so a warm run renders nothing.
+ */
+export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
+  const path = join(options.cacheRoot, "render", `${renderKey(input)}.json`);
+  if (options.noCache !== true) {
+    const hit = await readFileOrNull(path);
+    if (hit !== null) {
+      const parsed = JSON.parse(hit.toString("utf8")) as Omit<Rendering, "cached">;
+      return { ...parsed, cached: true };
+    }
+  }
+  const request = { ...input, chart: input.archive.path };
+  const [first, second] = await Promise.all([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
+  const objects = parseManifest(first, input.namespace, input.label);
+  const again = first === second ? objects : parseManifest(second, input.namespace, input.label);
+  const rendering = { objects, unstable: first === second ? [] : unstableFields(objects, again) };
+  // Rendered Secrets may hold values from values files: owner-only.
+  await writeFileAtomic(path, JSON.stringify(rendering), 0o600);
+  return { ...rendering, cached: false };
+}
+
+export function renderKey(input: RenderInput): string {
+  return sha256Hex(
+    JSON.stringify({
+      format: 1,
+      digest: input.archive.digest,
+      values: input.values.map((layer) => layer.text),
+      helm: input.helm.version,
+      kubeVersion: input.kubeVersion ?? null,
+      apiVersions: input.apiVersions,
+      releaseName: input.releaseName,
+      namespace: input.namespace,
+    }),
+  );
+}
+
+function unstableFields(first: RenderedObject[], second: RenderedObject[]): string[] {
+  const again = new Map(second.map((object) => [object.id, object]));
+  const out: string[] = [];
+  for (const object of first) {
+    const twin = again.get(object.id);
+    if (twin === undefined) continue;
+    for (const change of diffValues(object.body, twin.body)) out.push(`${object.id} ${formatPath(change.path)}`);
+  }
+  return out.sort();
+}

@@ -1,0 +1,78 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ChartroomError } from "../errors.js";
+import type { HelmBinary } from "./helm-binary.js";
+import { runProcess, type Runner } from "./run.js";
+
+/** One values layer: where it came from (for messages) and its YAML text. */
+export interface ValuesLayer {
+  name: string;
+  text: string;
+}
+
+export interface TemplateRequest {
+  helm: HelmBinary;
+  /** Path of the chart archive (or folder). */
+  chart: string;
+  /** The chart key, for messages. */
+  label: string;
+  releaseName: string;
+  namespace: string;
+  kubeVersion?: string;
+  apiVersions: string[];
+  /** Lowest precedence first, as Helm applies repeated -f. */
+  values: ValuesLayer[];
+  timeoutMs?: number;
+}
+
+/**
+ * `helm template` with values in 0600 temporary files (never on the command
+ * line, never left behind). Failures become HELM_FAILED errors carrying the
+ * template file and line from Helm's message and the command without values.
+ */
+export async function helmTemplate(request: TemplateRequest, run: Runner = runProcess): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "chartroom-values-"));
+  try {
+    const files: string[] = [];
+    for (const [i, layer] of request.values.entries()) {
+      const file = join(dir, `${i}.yaml`);
+      await writeFile(file, layer.text, { mode: 0o600 });
+      files.push(file);
+    }
+    const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace, "--include-crds"];
+    if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
+    for (const api of request.apiVersions) args.push("--api-versions", api);
+    for (const file of files) args.push("--values", file);
+    const result = await run(request.helm.path, args, { timeoutMs: request.timeoutMs ?? 120_000 });
+    if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);
+    return result.stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const TEMPLATE_PLACE = /([\w.-]+(?:\/charts\/[\w.-]+)*\/templates\/[^\s:()"]+?)(?::(\d+))?(?::(\d+))?(?=[\s:)"]|$)/;
+
+function helmFailure(request: TemplateRequest, args: string[], files: string[], stderr: string): ChartroomError {
+  const lines = stderr.split("\n").map((line) => line.trimEnd()).filter(Boolean);
+  const first = lines.findIndex((line) => line.startsWith("Error:"));
+  const message = first === -1 ? stderr.trim() : (lines[first] ?? "").replace(/^Error:\s*/, "");
+  // Helm continues some errors on the next lines (schema violations, one per line).
+  const more = first === -1 ? [] : lines.slice(first + 1, first + 11).map((line) => `helm: ${line.trim()}`);
+  const place = TEMPLATE_PLACE.exec(message);
+  const shownArgs = args.map((arg) => {
+    const index = files.indexOf(arg);
+    return index === -1 ? arg : `<values: ${request.values[index]?.name ?? "layer"}>`;
+  });
+  return new ChartroomError("HELM_FAILED", `helm template failed for ${request.label}: ${message}`, {
+    place: {
+      chart: request.label,
+      file: place?.[1],
+      line: place?.[2] === undefined ? undefined : Number(place[2]),
+      column: place?.[3] === undefined ? undefined : Number(place[3]),
+    },
+    details: [...more, `command: helm ${shownArgs.join(" ")}`, `helm ${request.helm.version} (${request.helm.origin})`],
+    hint: place ? `see ${place[1]} in the chart; check the values it reads` : "check the values passed to the chart",
+  });
+}
