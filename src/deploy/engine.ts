@@ -11,9 +11,11 @@ export function lifecycleHooks(hooks: Record<string, string[]>): string[] {
  * `auto` picks helm.v3.Release when the chart has lifecycle hooks, because
  * helm.v4.Chart renders with hooks disabled and drops those objects silently.
  */
-export function chooseEngine(declared: Engine, hooks: Record<string, string[]>): EngineChoice {
+export function chooseEngine(declared: Engine, hooks: Record<string, string[]>, found: "templates" | "rendered" = "templates"): EngineChoice {
   const lifecycle = lifecycleHooks(hooks);
-  const hookNote = lifecycle.length > 0 ? `the chart declares ${lifecycle.join(", ")} hooks` : "the chart declares no lifecycle hooks";
+  const verb = found === "rendered" ? "renders" : "declares";
+  const objects = found === "rendered" ? ` (${[...new Set(lifecycle.flatMap((event) => hooks[event] ?? []))].join(", ")})` : "";
+  const hookNote = lifecycle.length > 0 ? `the chart ${verb} ${lifecycle.join(", ")} hooks${objects}` : `the chart ${verb} no lifecycle hooks`;
   if (declared === "chart") {
     return { name: "chart", reasons: ["engine: chart is declared in chartroom.config.ts", hookNote] };
   }

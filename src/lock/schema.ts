@@ -35,6 +35,10 @@ export interface LockedChart {
   dependencies: ChartDependency[];
   /** Hook event → template files, from the chart's templates. */
   hooks: Record<string, string[]>;
+  /** Per stack: hook event → objects, as the chart renders with the platform's values. */
+  renderedHooks?: Record<string, Record<string, string[]>>;
+  /** Per stack: fields that differ between two renders of the same inputs. */
+  unstable?: Record<string, string[]>;
   engine: EngineChoice;
 }
 

@@ -4,12 +4,18 @@ import type { ChartSpec, Config } from "../config/types.js";
 import { chooseEngine } from "../deploy/engine.js";
 import { ChartroomError } from "../errors.js";
 import { fetchVerified, type ArchiveStore } from "../sources/archive-cache.js";
-import type { ChartSource } from "../sources/types.js";
+import type { ChartSource, FetchedArchive } from "../sources/types.js";
 import { didYouMean } from "../util/nearest.js";
 import { mapLimit } from "../util/pool.js";
 import { resolveVersion } from "./resolve.js";
 import { LOCKFILE_VERSION, type LockedChart, type Lockfile } from "./schema.js";
 import { staleReasons } from "./stale.js";
+
+/** What rendering with the platform's values found, per stack. */
+export interface RenderFacts {
+  hooks: Record<string, Record<string, string[]>>;
+  unstable: Record<string, string[]>;
+}
 
 export interface LockChange {
   chart: string;
@@ -27,6 +33,8 @@ export interface UpdateLockInput {
   store: ArchiveStore;
   /** @default 8 */
   concurrency?: number;
+  /** Renders the chart per stack with the platform's values (the CLI passes helm in). */
+  renderFacts?: (spec: ChartSpec, archive: FetchedArchive) => Promise<RenderFacts>;
   onProgress?: (event: { chart: string; done: number; total: number }) => void;
 }
 
@@ -81,6 +89,7 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
   const archive = await fetchVerified(source, version, input.store);
   checkDigestPin(spec, archive.manifestDigest ?? archive.digest);
   const inspection = await inspectArchive(archive.data, `${spec.chart}-${version.version}`);
+  const facts = input.renderFacts === undefined ? undefined : await input.renderFacts(spec, archive);
   const entry: LockedChart = {
     repository: spec.repository.url,
     chart: spec.chart,
@@ -93,14 +102,27 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
     crds: inspection.crds,
     dependencies: inspection.dependencies,
     hooks: inspection.hooks,
-    engine: chooseEngine(spec.engine, inspection.hooks),
+    engine: chooseEngine(spec.engine, facts === undefined ? inspection.hooks : mergeStacks(facts.hooks), facts === undefined ? "templates" : "rendered"),
   };
+  if (facts !== undefined) {
+    entry.renderedHooks = facts.hooks;
+    entry.unstable = facts.unstable;
+  }
   if (spec.prerelease) entry.prerelease = true;
   if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;
   if (spec.digest !== undefined) entry.pinnedDigest = spec.digest;
   const appVersion = version.appVersion ?? inspection.appVersion;
   if (appVersion !== undefined) entry.appVersion = appVersion;
   return entry;
+}
+
+/** Hook events of every stack together: a hook in any stack decides the engine. */
+function mergeStacks(hooks: Record<string, Record<string, string[]>>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const byEvent of Object.values(hooks)) {
+    for (const [event, objects] of Object.entries(byEvent)) out[event] = [...new Set([...(out[event] ?? []), ...objects])].sort();
+  }
+  return out;
 }
 
 function checkDigestPin(spec: ChartSpec, actual: string): void {

@@ -1,6 +1,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { runCli, type RunResult } from "../../src/cli/run.js";
+import { helm } from "./helm.js";
 import { tempDir } from "./tmp.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -8,16 +9,17 @@ export const ROOT = resolve(import.meta.dirname, "..", "..");
 /** A copy of the example platform (config, lock, charts/) in a temp folder. */
 export async function copyPlatform(): Promise<string> {
   const dir = await tempDir("chartroom-platform-");
-  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts"]) {
+  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values"]) {
     await cp(join(ROOT, name), join(dir, name), { recursive: true });
   }
   return dir;
 }
 
-/** Run the CLI in-process with its own cache folder. */
+/** Run the CLI in-process with its own cache folder and the pinned Helm 4 (unless HELM_BIN is given). */
 export async function cli(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   const cache = env.CHARTROOM_CACHE ?? join(cwd, ".cache");
-  return runCli(argv, { cwd, env: { ...env, CHARTROOM_CACHE: cache }, colour: false, progress: () => {} });
+  const helmBin = env.HELM_BIN ?? (await helm(4));
+  return runCli(argv, { cwd, env: { ...env, CHARTROOM_CACHE: cache, HELM_BIN: helmBin }, colour: false, progress: () => {} });
 }
 
 /** Every file's bytes under `dir` (except the cache), to prove a failed run changed nothing. */

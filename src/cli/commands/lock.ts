@@ -7,6 +7,7 @@ import { verifyPin } from "../../lock/verify.js";
 import { mapLimit } from "../../util/pool.js";
 import type { Command, CommandResult, ParsedArgs } from "../command.js";
 import { markdownTable, textTable } from "../format.js";
+import { renderFactsFor } from "../render-facts.js";
 import { openSession, type Session } from "../session.js";
 
 export const lockCommand: Command = {
@@ -31,6 +32,7 @@ export const lockCommand: Command = {
       only: args.positionals,
       sources: session.sources,
       store: session.store,
+      renderFacts: renderFactsFor(session),
       onProgress: ({ chart, done, total }) => context.progress(`[${done}/${total}] resolved ${chart}`),
     });
     const unchanged = session.lock !== null && serialiseLock(session.lock) === serialiseLock(lock);
