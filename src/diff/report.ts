@@ -25,7 +25,9 @@ export function chartReport(
   after: ChartSide | null,
   options: ReportOptions,
 ): ChartReport {
-  const unstable = new Set([...(before?.unstable ?? []), ...(after?.unstable ?? [])]);
+  // Noise only where both sides churn: a random value that is now pinned (or
+  // a pinned one that is now random) is a real change, made once.
+  const unstable = before === null || after === null ? new Set<string>() : new Set([...before.unstable].filter((entry) => after.unstable.has(entry)));
   const all = diffObjects(before?.objects ?? [], after?.objects ?? [], { unstable, showSecrets: options.showSecrets });
   const bookkeepingFields = new Set<string>();
   let bookkeepingObjects = 0;

@@ -1,0 +1,83 @@
+import { execFile } from "node:child_process";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { cli, copyPlatform, editFile } from "../helpers/platform.js";
+
+const run = promisify(execFile);
+const PLANTED = "planted-pr-secret-4b8e";
+
+async function git(dir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.test", ...args]);
+  return stdout.trim();
+}
+
+/** Two commits: the example platform, then a values edit, a version bump and a new chart. */
+async function repository(): Promise<{ dir: string; base: string }> {
+  const dir = await copyPlatform();
+  await writeFile(join(dir, ".gitignore"), ".cache/\n");
+  await git(dir, "init", "-q");
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-qm", "platform");
+  const base = await git(dir, "rev-parse", "HEAD");
+  await editFile(join(dir, "values", "webapp", "values.yaml"), (text) => text.replace("logLevel: info", "logLevel: debug"));
+  await appendFile(join(dir, "values", "webapp", "values.yaml"), `auth:\n  password: ${PLANTED}\n`);
+  await editFile(join(dir, "chartroom.config.ts"), (text) =>
+    text.replace('version: "^0.1.0", namespace: "ledger"', 'version: "^0.2.0", namespace: "ledger"').replace(
+      "  },\n  stacks:",
+      '    extra: { repository: "local", chart: "webapp", version: "1.0.0", namespace: "extra" },\n  },\n  stacks:',
+    ),
+  );
+  const locked = await cli(dir, ["lock"]);
+  expect(locked.errors).toBe("");
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-qm", "change");
+  return { dir, base };
+}
+
+describe("chartroom diff --base", () => {
+  it("compares the repository at a ref with the working tree, per chart and stack", async () => {
+    const { dir, base } = await repository();
+    const result = await cli(dir, ["diff", "--base", base, "--stack", "dev"]);
+    expect(result.errors).toBe("");
+    expect(result.exitCode).toBe(2);
+    const text = result.output;
+    expect(text).toContain("ledger · stack dev · helm.v3.Release · 0.1.0 → 0.2.0");
+    expect(text).toContain('spec.template.spec.containers[name=ledger].image: "registry.example.test/ledger:3.2.0" → "registry.example.test/ledger:3.3.0"');
+    expect(text).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1");
+    expect(text).toContain('data.LOG_LEVEL: "info" → "debug"');
+    expect(text).toContain("data.password: secret changed (24 → 22 bytes)");
+    expect(text).toContain("extra · stack dev · helm.v4.Chart · (absent) → 1.0.0");
+    expect(text).toContain("+ Deployment.apps extra/extra");
+  });
+
+  it("keeps a values secret out of every format", async () => {
+    const { dir, base } = await repository();
+    const encoded = Buffer.from(PLANTED).toString("base64");
+    for (const format of ["text", "json", "markdown"]) {
+      const result = await cli(dir, ["diff", "webapp", "--base", base, "--format", format]);
+      expect(result.exitCode).toBe(2);
+      expect(result.output).not.toContain(PLANTED);
+      expect(result.output).not.toContain(encoded);
+    }
+    const rendered = await cli(dir, ["render", "webapp", "--stack", "dev", "--format", "json"]);
+    expect(rendered.output).not.toContain(encoded);
+  });
+
+  it("reports no changes against the working tree's own commit", async () => {
+    const { dir } = await repository();
+    const result = await cli(dir, ["diff"]);
+    expect(result.errors).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain("0 added, 0 deleted, 0 updated, 0 replaced, 0 renamed");
+  });
+
+  it("names an unknown ref", async () => {
+    const { dir } = await repository();
+    const result = await cli(dir, ["diff", "--base", "no-such-branch"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain('unknown git ref "no-such-branch"');
+    expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toContain('"extra"');
+  });
+});

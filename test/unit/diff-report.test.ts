@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { formatMarkdown } from "../../src/diff/format-markdown.js";
+import { formatText } from "../../src/diff/format-text.js";
+import { chartReport, diffReport, type ChartSide } from "../../src/diff/report.js";
+import { parseManifest, type RenderedObject } from "../../src/render/manifest.js";
+
+const meta = { chart: "app", stack: "dev", engine: "chart" as const };
+const options = { showSecrets: false, showBookkeeping: false };
+
+function objects(yaml: string): RenderedObject[] {
+  return parseManifest(yaml, "ns", "app");
+}
+
+function side(yaml: string, version = "1.0.0", unstable: string[] = []): ChartSide {
+  return { version, objects: objects(yaml), unstable: new Set(unstable) };
+}
+
+const deployment = (selector: string, image: string, chart = "app-1.0.0") => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, labels: { helm.sh/chart: ${chart} } }
+spec:
+  selector: { matchLabels: { app: ${selector} } }
+  template:
+    metadata: { labels: { app: ${selector} }, annotations: { checksum/config: ${chart} } }
+    spec: { containers: [{ name: api, image: "${image}" }] }
+`;
+
+describe("chartReport", () => {
+  it("reports a changed Deployment selector as a replacement with both engines' consequences", () => {
+    const report = chartReport(meta, side(deployment("a", "img:1")), side(deployment("b", "img:1")), options);
+    const object = report.objects[0];
+    expect(object?.action).toBe("replace");
+    expect(object?.replacement?.fields).toStrictEqual(["spec.selector"]);
+    expect(object?.replacement?.consequences.chart).toContain("deleted before the new one is created");
+    expect(object?.replacement?.consequences.release).toContain("field is immutable");
+  });
+
+  it.each([
+    ["StatefulSet volumeClaimTemplates", "apps/v1", "StatefulSet", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 1Gi } } } }] }", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 2Gi } } } }] }", "spec.volumeClaimTemplates"],
+    ["Job template", "batch/v1", "Job", "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }", "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }", "spec.template"],
+    ["Service clusterIP", "v1", "Service", "spec: { clusterIP: 10.0.0.1 }", "spec: { clusterIP: 10.0.0.2 }", "spec.clusterIP"],
+    ["RoleBinding roleRef", "rbac.authorization.k8s.io/v1", "RoleBinding", "roleRef: { kind: Role, name: a }", "roleRef: { kind: Role, name: b }", "roleRef"],
+    ["immutable ConfigMap data", "v1", "ConfigMap", "immutable: true\ndata: { a: '1' }", "immutable: true\ndata: { a: '2' }", "data"],
+  ])("predicts a replacement for %s", (_, apiVersion, kind, before, after, field) => {
+    const doc = (body: string) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: x }\n${body}\n`;
+    const report = chartReport(meta, side(doc(before)), side(doc(after)), options);
+    expect(report.objects[0]?.replacement?.fields).toStrictEqual([field]);
+  });
+
+  it("updates a mutable ConfigMap in place", () => {
+    const doc = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\ndata: { a: '${value}' }\n`;
+    expect(chartReport(meta, side(doc("1")), side(doc("2")), options).objects[0]?.action).toBe("update");
+  });
+
+  it("folds bookkeeping-only changes into one line and out of the exit code", () => {
+    const report = chartReport(meta, side(deployment("a", "img:1", "app-1.0.0")), side(deployment("a", "img:1", "app-1.0.1")), options);
+    expect(report.objects).toStrictEqual([]);
+    expect(report.bookkeeping).toStrictEqual({ objects: 1, fields: ['annotations["checksum/config"]', 'labels["helm.sh/chart"]'] });
+    expect(diffReport([report]).changed).toBe(false);
+    const shown = chartReport(meta, side(deployment("a", "img:1", "app-1.0.0")), side(deployment("a", "img:1", "app-1.0.1")), { ...options, showBookkeeping: true });
+    expect(shown.objects[0]?.changes.map((c) => c.path)).toContain('metadata.labels["helm.sh/chart"]');
+  });
+
+  it("marks changes that happen on every render and keeps them out of the exit code", () => {
+    const secret = (value: string) => `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: ${value} }\n`;
+    const unstable = ["/Secret/ns/s data.password"];
+    const report = chartReport(meta, side(secret("YWFh"), "1", unstable), side(secret("YmJi"), "2", unstable), options);
+    expect(report.objects[0]?.changes[0]?.tags).toStrictEqual(["unstable"]);
+    expect(report.unstable.paths).toStrictEqual(["Secret ns/s: data.password"]);
+    expect(diffReport([report]).changed).toBe(false);
+  });
+
+  it("counts a once-random value that is now pinned as a real change", () => {
+    const secret = (value: string) => `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: ${value} }\n`;
+    const report = chartReport(meta, side(secret("YWFh"), "1", ["/Secret/ns/s data.password"]), side(secret("YmJi"), "1"), options);
+    expect(diffReport([report]).changed).toBe(true);
+  });
+
+  it("never shows Secret values, only what happened to each key and its byte length", () => {
+    const planted = "planted-secret-7c1e";
+    const encoded = Buffer.from(planted).toString("base64");
+    const before = `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: ${Buffer.from("old").toString("base64")}, gone: eA== }\n`;
+    const after = `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: ${encoded}, token: ${encoded} }\nstringData: { raw: ${planted} }\n`;
+    const added = `apiVersion: v1\nkind: Secret\nmetadata: { name: fresh }\nstringData: { raw: ${planted} }\n`;
+    const report = diffReport([chartReport(meta, side(before), side(`${after}---\n${added}`), options)]);
+    const secretChanges = report.charts[0]?.objects.find((o) => o.id === "/Secret/ns/s")?.changes;
+    expect(secretChanges?.map((c) => [c.path, c.secret])).toStrictEqual([
+      ["data.password", "changed"],
+      ["data.gone", "removed"],
+      ["data.token", "added"],
+      ["stringData.raw", "added"],
+    ]);
+    expect(secretChanges?.[0]?.after).toStrictEqual({ masked: true, bytes: planted.length });
+    for (const text of [JSON.stringify(report), formatText(report), formatMarkdown(report)]) {
+      expect(text).not.toContain(planted);
+      expect(text).not.toContain(encoded);
+    }
+  });
+
+  it("pairs a deleted and an added object of the same kind with mostly the same content as a rename", () => {
+    const config = (name: string, extra = "") => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name}, labels: { app: web } }\ndata: { A: '1', B: '2', C: '3'${extra} }\n`;
+    const report = chartReport(meta, side(config("old")), side(config("new", ", D: '4'")), options);
+    expect(report.objects.map((o) => [o.action, o.id, o.renamedFrom?.id])).toStrictEqual([["rename", "/ConfigMap/ns/new", "/ConfigMap/ns/old"]]);
+  });
+
+  it("keeps unrelated objects as a delete and an add", () => {
+    const a = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\ndata: { X: '1' }\n";
+    const b = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: b }\ndata: { Y: '2', Z: '3' }\n";
+    expect(chartReport(meta, side(a), side(b), options).objects.map((o) => [o.action, o.id])).toStrictEqual([["delete", "/ConfigMap/ns/a"], ["add", "/ConfigMap/ns/b"]]);
+  });
+
+  it("treats an API version move as a change of the same object", () => {
+    const doc = (api: string) => `apiVersion: ${api}\nkind: HorizontalPodAutoscaler\nmetadata: { name: h }\nspec: { maxReplicas: 3 }\n`;
+    const report = chartReport(meta, side(doc("autoscaling/v2beta2")), side(doc("autoscaling/v2")), options);
+    expect(report.objects.map((o) => [o.action, o.changes.map((c) => c.path)])).toStrictEqual([["update", ["apiVersion"]]]);
+  });
+
+  it("shows a chart added or removed as all its objects added or deleted", () => {
+    const report = chartReport(meta, null, side(deployment("a", "img:1")), options);
+    expect(report.objects.map((o) => o.action)).toStrictEqual(["add"]);
+    expect(chartReport(meta, side(deployment("a", "img:1")), null, options).objects.map((o) => o.action)).toStrictEqual(["delete"]);
+  });
+});
+
+describe("formatMarkdown", () => {
+  it("stays under the limit and says when it cut details", () => {
+    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join("---\n");
+    const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
+    const text = formatMarkdown(diffReport(charts), 20_000);
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text.startsWith("### chartroom diff")).toBe(true);
+    expect(text).toContain("**Report cut:**");
+    expect(text).toContain("| c4 | dev |");
+  });
+});
