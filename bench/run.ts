@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
+import { benchRenderDiff } from "./render-diff.js";
 
 const cacheRoot = join(import.meta.dirname, "..", ".cache", "bench");
 const only = process.argv.slice(2);
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "index-resolve": () => benchIndexResolve(cacheRoot),
   "lock-concurrency": () => benchLockConcurrency(),
   "oci-resolve": () => benchOciResolve(),
+  "render-diff": () => benchRenderDiff(cacheRoot),
 };
 
 for (const [name, bench] of Object.entries(benches)) {

@@ -52,7 +52,9 @@ function safeBody(object: RenderedObject, options: DiffOptions): Record<string, 
 function compare(before: RenderedObject, after: RenderedObject, options: DiffOptions): ObjectReport | undefined {
   const raw = diffValues(before.body, after.body).filter((change) => !isName(change));
   if (raw.length === 0) return undefined;
-  const prefixes = immutablePrefixes(before, after);
+  // Helm creates hook objects anew on each run (their delete policy removes
+  // the old one), so an immutable field on a hook is not a replacement.
+  const prefixes = after.hook === undefined ? immutablePrefixes(before, after) : [];
   const secret = isSecret(after) && !options.showSecrets;
   const changes: ReportedChange[] = [];
   const immutableFields = new Set<string>();

@@ -74,3 +74,16 @@ export function diffReport(charts: ChartReport[]): DiffReport {
   const changed = charts.some((chart) => chart.objects.some(isReal));
   return { format: 1, charts, summary, changed };
 }
+
+/** Counted changes of one chart report (noise left out), for one-line summaries. */
+export function countActions(chart: ChartReport): Record<ObjectAction, number> {
+  const counts: Record<ObjectAction, number> = { add: 0, delete: 0, update: 0, replace: 0, rename: 0 };
+  for (const object of chart.objects) if (isReal(object)) counts[object.action]++;
+  return counts;
+}
+
+export function describeCounts(counts: Record<ObjectAction, number>): string {
+  const words: Record<ObjectAction, string> = { add: "added", delete: "deleted", update: "updated", replace: "replaced", rename: "renamed" };
+  const parts = (Object.keys(words) as ObjectAction[]).filter((action) => counts[action] > 0).map((action) => `${counts[action]} ${words[action]}`);
+  return parts.length === 0 ? "no object changes" : parts.join(", ");
+}

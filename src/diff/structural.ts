@@ -33,22 +33,31 @@ const MERGE_KEYS: Record<string, string[]> = {
 };
 
 export function diffValues(before: unknown, after: unknown, path: Segment[] = [], out: FieldChange[] = []): FieldChange[] {
+  // One path stack for the whole walk, copied only when a change is recorded:
+  // large CRD schemas have tens of thousands of nodes.
+  walk(before, after, [...path], out);
+  return out;
+}
+
+function walk(before: unknown, after: unknown, path: Segment[], out: FieldChange[]): void {
+  if (before === after) return;
   if (isRecord(before) && isRecord(after)) {
-    for (const key of Object.keys(before)) {
-      if (!Object.hasOwn(after, key)) out.push({ path: [...path, { key }], op: "remove", before: before[key] });
-      else diffValues(before[key], after[key], [...path, { key }], out);
+    for (const key in before) {
+      path.push({ key });
+      if (!Object.hasOwn(after, key)) out.push({ path: [...path], op: "remove", before: before[key] });
+      else walk(before[key], after[key], path, out);
+      path.pop();
     }
-    for (const key of Object.keys(after)) {
+    for (const key in after) {
       if (!Object.hasOwn(before, key)) out.push({ path: [...path, { key }], op: "add", after: after[key] });
     }
-    return out;
+    return;
   }
   if (Array.isArray(before) && Array.isArray(after)) {
     diffLists(before, after, path, out);
-    return out;
+    return;
   }
-  if (!sameValue(before, after)) out.push({ path, op: "change", before, after });
-  return out;
+  if (!sameValue(before, after)) out.push({ path: [...path], op: "change", before, after });
 }
 
 function diffLists(before: unknown[], after: unknown[], path: Segment[], out: FieldChange[]): void {
@@ -57,10 +66,14 @@ function diffLists(before: unknown[], after: unknown[], path: Segment[], out: Fi
   const key = mergeKey(field, before, after);
   if (key === undefined) {
     if (before.length !== after.length) {
-      out.push({ path, op: "change", before, after });
+      out.push({ path: [...path], op: "change", before, after });
       return;
     }
-    before.forEach((item, index) => diffValues(item, after[index], [...path, { index }], out));
+    for (let index = 0; index < before.length; index++) {
+      path.push({ index });
+      walk(before[index], after[index], path, out);
+      path.pop();
+    }
     return;
   }
   const keyOf = (item: unknown) => String((item as Record<string, unknown>)[key]);
@@ -68,9 +81,10 @@ function diffLists(before: unknown[], after: unknown[], path: Segment[], out: Fi
   const beforeByKey = new Map(before.map((item) => [keyOf(item), item]));
   for (const item of before) {
     const id = keyOf(item);
-    const segment: Segment = { match: key, value: id };
-    if (!afterByKey.has(id)) out.push({ path: [...path, segment], op: "remove", before: item });
-    else diffValues(item, afterByKey.get(id), [...path, segment], out);
+    path.push({ match: key, value: id });
+    if (!afterByKey.has(id)) out.push({ path: [...path], op: "remove", before: item });
+    else walk(item, afterByKey.get(id), path, out);
+    path.pop();
   }
   for (const item of after) {
     const id = keyOf(item);
@@ -79,7 +93,7 @@ function diffLists(before: unknown[], after: unknown[], path: Segment[], out: Fi
   // Order after removing and appending; anything else is a reorder.
   const implied = [...before.map(keyOf).filter((id) => afterByKey.has(id)), ...after.map(keyOf).filter((id) => !beforeByKey.has(id))];
   const actual = after.map(keyOf);
-  if (implied.some((id, i) => id !== actual[i])) out.push({ path, op: "reorder", before: before.map(keyOf), after: actual, key });
+  if (implied.some((id, i) => id !== actual[i])) out.push({ path: [...path], op: "reorder", before: before.map(keyOf), after: actual, key });
 }
 
 /** The first candidate key every item has, with no duplicates, on both sides. */

@@ -1,6 +1,7 @@
 import { CORE_SCHEMA, load } from "js-yaml";
 import { ChartroomError } from "../errors.js";
 import { isRecord } from "../util/json.js";
+import { parseBlockYaml } from "./fast-yaml.js";
 import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
 
 export interface HookInfo {
@@ -45,12 +46,13 @@ export function displayName(object: Pick<RenderedObject, "group" | "kind" | "nam
 export function parseManifest(text: string, namespace: string, label: string): RenderedObject[] {
   const raw: { body: Record<string, unknown>; source?: string }[] = [];
   for (const document of text.split(/^---[ \t]*$/m)) {
-    const source = /^# Source: (.+)$/m.exec(document)?.[1]?.trim();
+    const source = sourceOf(document);
     // A template switched off by values renders only its `# Source:` comment.
-    if (/^\s*$/.test(document.replace(/^\s*#.*$/gm, ""))) continue;
-    let value: unknown;
+    if (onlyComments(document)) continue;
+    // The fast reader takes the plain block YAML templates produce; js-yaml the rest.
+    let value: unknown = parseBlockYaml(document);
     try {
-      value = load(document, { schema: CORE_SCHEMA });
+      if (value === undefined) value = load(document, { schema: CORE_SCHEMA });
     } catch (error) {
       throw new ChartroomError("HELM_FAILED", `${label} rendered invalid YAML${source ? ` in ${source}` : ""}: ${(error as Error).message.split("\n")[0]}`, {
         place: { chart: label, file: source },
@@ -66,6 +68,26 @@ export function parseManifest(text: string, namespace: string, label: string): R
   }
   const scopes = crdScopes(raw.map((item) => item.body));
   return raw.filter((item) => typeof item.body.kind === "string").map((item) => toObject(item.body, item.source, namespace, scopes));
+}
+
+/** The `# Source:` line, looked for only where Helm writes it: before the content. */
+function sourceOf(document: string): string | undefined {
+  const at = document.indexOf("# Source: ");
+  if (at === -1) return undefined;
+  const end = document.indexOf("\n", at);
+  return document.slice(at + "# Source: ".length, end === -1 ? undefined : end).trim();
+}
+
+function onlyComments(document: string): boolean {
+  let start = 0;
+  while (start < document.length) {
+    const end = document.indexOf("\n", start);
+    const line = document.slice(start, end === -1 ? document.length : end).trim();
+    if (line !== "" && !line.startsWith("#")) return false;
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return true;
 }
 
 function crdScopes(bodies: Record<string, unknown>[]): Map<string, string> {

@@ -1,7 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CORE_SCHEMA, load } from "js-yaml";
 import { buildFixtureRepository } from "../../scripts/fixtures.js";
+import { parseBlockYaml } from "../../src/render/fast-yaml.js";
 import { runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
@@ -24,6 +26,22 @@ describe("the example repository in charts/", () => {
         const out = await runHelm(major, ["template", "demo", join(ROOT, "charts", archive), "--include-crds"], await tempDir());
         expect(out, archive).toMatch(/^kind: /m);
       }
+    });
+
+    it("renders documents the fast YAML reader reads exactly as js-yaml does", async () => {
+      let fast = 0;
+      let documents = 0;
+      for (const archive of (await readdir(join(ROOT, "charts"))).filter((name) => name.endsWith(".tgz"))) {
+        const out = await runHelm(major, ["template", "demo", join(ROOT, "charts", archive), "--include-crds", "--set", "ingress.enabled=true,autoscaling.enabled=true"], await tempDir());
+        for (const document of out.split(/^---$/m).filter((d) => d.replace(/^\s*#.*$/gm, "").trim() !== "")) {
+          documents++;
+          const value = parseBlockYaml(document);
+          if (value === undefined) continue;
+          fast++;
+          expect(value, document).toStrictEqual(load(document, { schema: CORE_SCHEMA }));
+        }
+      }
+      expect(fast).toBe(documents);
     });
 
     it("shows the chart metadata the index lists", async () => {

@@ -133,3 +133,11 @@ describe("formatMarkdown", () => {
     expect(text).toContain("| c4 | dev |");
   });
 });
+
+describe("hooks", () => {
+  it("does not call a changed hook Job a replacement: Helm recreates hooks on every run", () => {
+    const job = (image: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: { helm.sh/hook: pre-upgrade }\nspec: { template: { spec: { containers: [{ name: m, image: ${image} }] } } }\n`;
+    const report = chartReport(meta, side(job("m:1")), side(job("m:2")), options);
+    expect(report.objects.map((o) => o.action)).toStrictEqual(["update"]);
+  });
+});

@@ -1,4 +1,8 @@
 import type { ChartSpec } from "../../config/types.js";
+import type { ObjectAction } from "../../diff/model.js";
+import { countActions, describeCounts } from "../../diff/report.js";
+import { compareSides, targetVersion } from "../diffing.js";
+import { stackName, stacksFor } from "../rendering.js";
 import { ChartroomError } from "../../errors.js";
 import { outdatedRow, type OutdatedRow } from "../../lock/outdated.js";
 import type { LockedChart } from "../../lock/schema.js";
@@ -19,6 +23,8 @@ export interface PlanRow {
   verified: boolean;
   engine?: string;
   outdated?: OutdatedRow;
+  /** What moving to the next version (wanted, else latest) does, per stack. */
+  next?: { version: string; stacks: Record<string, Record<ObjectAction, number>> };
   problems: string[];
 }
 
@@ -31,15 +37,20 @@ export const planCommand: Command = {
     "repository) and compares the pin with what the repository offers.",
     "Exits 1 when a pin is missing, stale or fails verification.",
     "",
+    "For an outdated chart it renders the pin and the next version (wanted, else",
+    "latest) for every stack and summarises the per-object diff.",
+    "",
     "      --detailed-exitcode  exit 2 when charts are outdated (and 0 only when all are current)",
+    "      --no-diff            skip rendering the next versions",
   ],
-  options: { "detailed-exitcode": { type: "boolean" } },
+  options: { "detailed-exitcode": { type: "boolean" }, "no-diff": { type: "boolean" } },
   async run(context, args) {
     const session = await openSession(context, args);
     const charts = selectCharts(session.config.charts, args.positionals);
     let done = 0;
-    const rows = await mapLimit(charts, 8, async (spec) => {
+    const rows = await mapLimit(charts, 4, async (spec) => {
       const row = await planRow(spec, session);
+      if (args.values["no-diff"] !== true) await addNext(row, spec, session);
       context.progress(`[${++done}/${charts.length}] checked ${spec.key}`);
       return row;
     });
@@ -73,6 +84,26 @@ async function planRow(spec: ChartSpec, session: Session): Promise<PlanRow> {
   return row;
 }
 
+async function addNext(row: PlanRow, spec: ChartSpec, session: Session): Promise<void> {
+  const outdated = row.outdated;
+  const pin = session.lock?.charts[spec.key];
+  if (!row.verified || outdated === undefined || pin === undefined) return;
+  const next = [outdated.wanted, outdated.latest].find((version) => version !== undefined && version !== pin.version);
+  if (next === undefined) return;
+  try {
+    const version = await targetVersion(session, spec, next);
+    const stacks: Record<string, Record<ObjectAction, number>> = {};
+    for (const stack of stacksFor(session)) {
+      const report = await compareSides({ session, spec, target: { pin } }, { session, spec, target: { version } }, stack, { showSecrets: false, showBookkeeping: false, noCache: false });
+      stacks[stackName(stack)] = countActions(report);
+    }
+    row.next = { version: next, stacks };
+  } catch (error) {
+    if (!ChartroomError.isInstance(error)) throw error;
+    row.problems.push(`rendering ${next}: ${error.code}: ${error.message}`);
+  }
+}
+
 function status(row: PlanRow): string {
   if (row.problems.length > 0) return row.problems.join("; ");
   const outdated = row.outdated;
@@ -103,5 +134,10 @@ function render(rows: PlanRow[], args: ParsedArgs): string {
     return cell.map((text, column) => (column === 5 || column === 7 ? args.paint(text, colour) : text));
   });
   const verified = rows.filter((row) => row.verified).length;
-  return `${textTable(headers, painted)}\n\n${rows.length} charts, ${verified} verified against charts.lock.json`;
+  const next = rows.filter((row) => row.next !== undefined).map((row) => {
+    const stacks = Object.entries(row.next?.stacks ?? {}).map(([stack, counts]) => `    ${stack}: ${describeCounts(counts)}`);
+    return [`  ${row.chart} ${row.pinned} → ${row.next?.version}`, ...stacks].join("\n");
+  });
+  const nextBlock = next.length === 0 ? "" : `\n\nWhat the next version does (chartroom diff <chart> --to <version> for details):\n${next.join("\n")}`;
+  return `${textTable(headers, painted)}${nextBlock}\n\n${rows.length} charts, ${verified} verified against charts.lock.json`;
 }

@@ -1,0 +1,127 @@
+/**
+ * A chart that renders `count` × 5 objects (Deployment, Service, ConfigMap,
+ * Secret, HPA per component) plus `crds` large CustomResourceDefinitions, in
+ * two versions whose differences look like a real upgrade.
+ */
+export function generateChart(version: "1.0.0" | "2.0.0", options: { count: number; crds: number }): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const put = (path: string, text: string) => files.set(path, Buffer.from(text));
+  const major = version === "2.0.0";
+  put("Chart.yaml", `apiVersion: v2\nname: big\nversion: ${version}\nappVersion: "${major ? "5.0" : "4.2"}"\n`);
+  put("values.yaml", `count: ${options.count}\nimage: registry.example.test/big\nreplicas: 2\n`);
+  // Shaped like `helm create`: every object names and labels itself through helpers.
+  put("templates/_helpers.tpl", `{{- define "big.fullname" -}}
+{{- printf "%s-%s" .root.Release.Name .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- define "big.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end -}}
+{{- define "big.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "big.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}${major ? "\napp.kubernetes.io/part-of: platform" : ""}
+{{- end -}}
+`);
+  const component = (body: string) => `{{- range $i := until (int .Values.count) }}\n{{- $ctx := dict "root" $ "name" (printf "big-%d" $i) }}\n---\n${body}\n{{- end }}\n`;
+  const labels = `{{- include "big.labels" $ctx | nindent 4 }}`;
+  put("templates/deployments.yaml", component(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "big.fullname" $ctx }}
+  labels:
+    ${labels}
+spec:
+  replicas: {{ $.Values.replicas }}
+  selector:
+    matchLabels:
+      {{- include "big.selectorLabels" $ctx | nindent 6 }}${major ? "\n      tier: {{ if eq (mod $i 10) 0 }}edge{{ else }}core{{ end }}" : ""}
+  template:
+    metadata:
+      labels:
+        {{- include "big.labels" $ctx | nindent 8 }}${major ? "\n        tier: {{ if eq (mod $i 10) 0 }}edge{{ else }}core{{ end }}" : ""}
+    spec:
+      containers:
+        - name: app
+          image: "{{ $.Values.image }}:{{ $.Chart.AppVersion }}"
+          ports: [{ name: http, containerPort: 8080 }]
+          env:
+            - { name: COMPONENT, value: "big-{{ $i }}" }
+            - { name: MODE, value: "${major ? "fast" : "safe"}" }${major ? '\n            - { name: EXTRA, value: "1" }' : ""}
+        - name: sidecar
+          image: registry.example.test/proxy:1.${major ? "9" : "8"}`));
+  put("templates/services.yaml", component(`apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "big.fullname" $ctx }}
+  labels:
+    ${labels}
+spec:
+  ports: [{ name: http, port: 80, targetPort: http }]
+  selector:
+    {{- include "big.selectorLabels" $ctx | nindent 4 }}`));
+  put("templates/configmaps.yaml", component(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ include "big.fullname" $ctx }}
+  labels:
+    ${labels}
+data:
+  settings.yaml: |
+    component: big-{{ $i }}
+    level: ${major ? "debug" : "info"}
+    peers: [{{ range $j := until 20 }}big-{{ $j }},{{ end }}]`));
+  put("templates/secrets.yaml", component(`apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ include "big.fullname" $ctx }}
+  labels:
+    ${labels}
+data:
+  token: {{ printf "token-%d-${version}" $i | b64enc }}`));
+  put("templates/hpas.yaml", component(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ include "big.fullname" $ctx }}
+  labels:
+    ${labels}
+spec:
+  scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: {{ include "big.fullname" $ctx }} }
+  minReplicas: 2
+  maxReplicas: ${major ? 12 : 10}`));
+  for (let c = 0; c < options.crds; c++) put(`crds/crd-${c}.yaml`, largeCrd(c, major));
+  return files;
+}
+
+/**
+ * A CRD with a deep, wide openAPI schema written the way controller-gen
+ * writes them: block style, descriptions wrapped over several lines.
+ */
+function largeCrd(index: number, major: boolean): string {
+  const field = (depth: number, name: string): string => {
+    const pad = " ".repeat(10 + depth * 4);
+    const description = `${pad}  description: ${name} is a field of the generated schema; it makes the CRD\n${pad}    as large as the ones operators ship, wrapped the way controller-gen\n${pad}    wraps long descriptions.`;
+    if (depth === 4) return `${pad}${name}:\n${description}\n${pad}  type: ${major && name.endsWith("5") ? "integer" : "string"}`;
+    const children = Array.from({ length: 6 }, (_, i) => field(depth + 1, `${name}${i}`)).join("\n");
+    return `${pad}${name}:\n${description}\n${pad}  properties:\n${children}\n${pad}  type: object`;
+  };
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things${index}.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { kind: Thing${index}, plural: things${index} }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+${field(0, "spec")}
+`;
+}

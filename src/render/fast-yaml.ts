@@ -1,0 +1,433 @@
+/**
+ * A fast reader for the block-style YAML that chart templates produce: block
+ * maps and sequences, plain and quoted one-line scalars, one-line flow
+ * collections, literal block scalars (`|`, `|-`). It returns undefined the
+ * moment a document uses anything else (anchors, tags, folded scalars,
+ * multi-line plain or quoted scalars, odd numbers, duplicate keys, tabs…),
+ * and the caller parses that document with js-yaml. Where it answers, it
+ * answers what js-yaml's CORE schema would: the property test pins that.
+ */
+class Unsupported extends Error {}
+
+function unsupported(): never {
+  throw new Unsupported();
+}
+
+export function parseBlockYaml(text: string): unknown {
+  if (text.includes("\t") || text.includes("\r")) return undefined;
+  try {
+    return new Reader(text.split("\n")).document();
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+/** Blank or comment-only. */
+function isBlank(line: string): boolean {
+  const n = indentOf(line);
+  return n === line.length || line.charCodeAt(n) === 35;
+}
+
+class Reader {
+  private i = 0;
+  /** Indent of each line; −1 for blank and comment-only lines (computed once). */
+  private readonly indents: Int32Array;
+
+  constructor(private readonly lines: string[]) {
+    this.indents = new Int32Array(lines.length);
+    for (let k = 0; k < lines.length; k++) this.indents[k] = isBlank(lines[k] as string) ? -1 : indentOf(lines[k] as string);
+  }
+
+  document(): unknown {
+    this.skipBlank();
+    if (this.i >= this.lines.length) return unsupported();
+    const first = this.lines[this.i] as string;
+    if (first.startsWith("---") || first.startsWith("...") || first.startsWith("%")) unsupported();
+    const value = this.block(this.indents[this.i] as number);
+    this.skipBlank();
+    if (this.i < this.lines.length) unsupported();
+    return value;
+  }
+
+  private skipBlank(): void {
+    while (this.i < this.lines.length && this.indents[this.i] === -1) this.i++;
+  }
+
+  private block(indent: number): unknown {
+    const content = (this.lines[this.i] as string).slice(indent);
+    return content === "-" || content.startsWith("- ") ? this.sequence(indent) : this.mapping(indent);
+  }
+
+  private mapping(indent: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (;;) {
+      this.skipBlank();
+      if (this.i >= this.lines.length) break;
+      const line = this.lines[this.i] as string;
+      const at = this.indents[this.i] as number;
+      if (at < indent) break;
+      if (at > indent) unsupported();
+      const entry = splitKey(line.slice(indent));
+      if (entry === undefined) unsupported();
+      if (Object.hasOwn(out, entry.key) || entry.key === "__proto__" || entry.key === "<<") unsupported();
+      out[entry.key] = this.value(entry.rest, indent);
+    }
+    return out;
+  }
+
+  private sequence(indent: number): unknown[] {
+    const out: unknown[] = [];
+    for (;;) {
+      this.skipBlank();
+      if (this.i >= this.lines.length) break;
+      const line = this.lines[this.i] as string;
+      const at = this.indents[this.i] as number;
+      if (at < indent) break;
+      if (at > indent) unsupported();
+      const content = line.slice(indent);
+      if (content !== "-" && !content.startsWith("- ")) break;
+      const rest = content.slice(1);
+      const inner = rest.trimStart();
+      if (inner === "" || inner.startsWith("#")) {
+        out.push(this.value(undefined, indent));
+        continue;
+      }
+      if (inner === "-" || inner.startsWith("- ")) unsupported();
+      if (splitKey(inner) !== undefined) {
+        // `- key: value` opens a mapping whose keys sit where `key` starts.
+        const keyIndent = indent + 1 + (rest.length - inner.length);
+        this.lines[this.i] = " ".repeat(keyIndent) + inner;
+        this.indents[this.i] = keyIndent;
+        out.push(this.mapping(keyIndent));
+        continue;
+      }
+      out.push(this.value(inner, indent));
+    }
+    return out;
+  }
+
+  /** The value after `key:` (or `- `), on the current line or the lines below. */
+  private value(rest: string | undefined, indent: number): unknown {
+    const text = rest === undefined ? "" : stripComment(rest);
+    this.i++;
+    if (text === "") {
+      this.skipBlank();
+      if (this.i >= this.lines.length) return null;
+      const line = this.lines[this.i] as string;
+      const at = this.indents[this.i] as number;
+      if (at > indent) return this.block(at);
+      if (at === indent && (line.slice(at) === "-" || line.startsWith("- ", at))) return this.sequence(indent);
+      return null;
+    }
+    if (text.startsWith("|")) return this.literal(text, indent);
+    let value: unknown;
+    if (text.startsWith("[") || text.startsWith("{")) {
+      const flow = new Flow(text);
+      value = flow.node();
+      flow.end();
+    } else if (text[0] !== '"' && text[0] !== "'" && this.continues(indent)) {
+      return this.multiline(text, indent);
+    } else {
+      value = scalar(text);
+    }
+    this.noContinuation(indent);
+    return value;
+  }
+
+  /** Whether the next content line is deeper than `indent` (a plain scalar going on). */
+  private continues(indent: number): boolean {
+    let j = this.i;
+    while (j < this.lines.length && this.indents[j] === -1) j++;
+    return j < this.lines.length && (this.indents[j] as number) > indent;
+  }
+
+  /**
+   * A plain scalar over several lines: lines joined by spaces, each run of
+   * blank lines kept as that many line breaks (YAML's line folding).
+   */
+  private multiline(first: string, indent: number): string {
+    if (scalar(first) !== first) unsupported();
+    let out = first;
+    let breaks = 0;
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i] as string;
+      const trimmed = line.trim();
+      if (trimmed === "") {
+        breaks++;
+        this.i++;
+        continue;
+      }
+      if (indentOf(line) <= indent) break;
+      if (trimmed.startsWith("#") || trimmed.includes(": ") || trimmed.includes(" #") || trimmed.endsWith(":")) unsupported();
+      if (/^[-?:,[\]{}&*!|>'"%@`]/.test(trimmed) && !/^-[^ ]/.test(trimmed)) unsupported();
+      out += breaks === 0 ? ` ${trimmed}` : "\n".repeat(breaks) + trimmed;
+      breaks = 0;
+      this.i++;
+    }
+    // Blank lines after the scalar are not part of it.
+    return out;
+  }
+
+  /** A scalar that goes on below its own line is beyond this reader. */
+  private noContinuation(indent: number): void {
+    let j = this.i;
+    while (j < this.lines.length && this.indents[j] === -1) j++;
+    if (j < this.lines.length && (this.indents[j] as number) > indent) unsupported();
+  }
+
+  private literal(header: string, indent: number): string {
+    if (header !== "|" && header !== "|-") unsupported();
+    const start = this.i;
+    let first = start;
+    while (first < this.lines.length && (this.lines[first] as string).trim() === "") first++;
+    if (first >= this.lines.length) unsupported();
+    const content = indentOf(this.lines[first] as string);
+    if (content <= indent) unsupported();
+    const kept: string[] = [];
+    let j = start;
+    for (; j < this.lines.length; j++) {
+      const line = this.lines[j] as string;
+      if (line.trim() === "") {
+        if (line.length > content) unsupported();
+        kept.push("");
+        continue;
+      }
+      const at = indentOf(line);
+      if (at < content) {
+        if (at > indent) unsupported();
+        break;
+      }
+      kept.push(line.slice(content));
+    }
+    // Trailing blank lines belong to the scalar's line breaks, which clip and strip drop.
+    let end = kept.length;
+    while (end > 0 && kept[end - 1] === "") end--;
+    this.i = j;
+    const body = kept.slice(0, end).join("\n");
+    return header === "|-" ? body : `${body}\n`;
+  }
+}
+
+/** `key: rest` → the key and the rest; undefined when the line is not a mapping entry. */
+function splitKey(content: string): { key: string; rest: string | undefined } | undefined {
+  let key: string;
+  let after: number;
+  const quote = content[0];
+  if (quote === '"' || quote === "'") {
+    const close = content.indexOf(quote, 1);
+    if (close === -1) return undefined;
+    const raw = content.slice(1, close);
+    if (quote === '"' && raw.includes("\\")) unsupported();
+    if (quote === "'" && content[close + 1] === "'") unsupported();
+    key = raw;
+    after = close + 1;
+    while (content[after] === " ") after++;
+    if (content[after] !== ":") return undefined;
+  } else {
+    let colon = -1;
+    for (let k = 0; k < content.length; k++) {
+      if (content[k] === ":" && (k + 1 === content.length || content[k + 1] === " ")) {
+        colon = k;
+        break;
+      }
+      if (content[k] === "#" && k > 0 && content[k - 1] === " ") return undefined;
+    }
+    if (colon === -1) return undefined;
+    key = content.slice(0, colon).trimEnd();
+    if (key === "" || /^[-?:,[\]{}#&*!|>'"%@`]/.test(key)) return undefined;
+    if (scalar(key) !== key) unsupported();
+    after = colon;
+  }
+  const rest = content.slice(after + 1);
+  if (rest !== "" && !rest.startsWith(" ")) unsupported();
+  const trimmed = rest.trim();
+  return { key, rest: trimmed === "" ? undefined : trimmed };
+}
+
+/** Drop a trailing ` # comment` outside quotes. */
+function stripComment(text: string): string {
+  if (text.startsWith("#")) return "";
+  if (text.startsWith('"') || text.startsWith("'")) {
+    const end = closingQuote(text, 0);
+    const tail = text.slice(end + 1).trim();
+    if (tail !== "" && !tail.startsWith("#")) unsupported();
+    return text.slice(0, end + 1);
+  }
+  const hash = text.indexOf(" #");
+  return (hash === -1 ? text : text.slice(0, hash)).trimEnd();
+}
+
+function closingQuote(text: string, start: number): number {
+  const quote = text[start] as string;
+  let k = start + 1;
+  for (;;) {
+    const at = text.indexOf(quote, k);
+    if (at === -1) return unsupported();
+    if (quote === "'") {
+      if (text[at + 1] !== "'") return at;
+      k = at + 2;
+      continue;
+    }
+    // A double quote counts unless an odd run of backslashes escapes it.
+    let slashes = 0;
+    for (let b = at - 1; b > start && text[b] === "\\"; b--) slashes++;
+    if (slashes % 2 === 0) return at;
+    k = at + 1;
+  }
+}
+
+const ESCAPES: Record<string, string> = { "0": "\0", a: "\x07", b: "\b", t: "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029" };
+
+function doubleQuoted(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  let out = "";
+  for (let k = 0; k < raw.length; k++) {
+    const char = raw[k] as string;
+    if (char !== "\\") {
+      out += char;
+      continue;
+    }
+    const next = raw[++k] as string;
+    const width = next === "x" ? 2 : next === "u" ? 4 : next === "U" ? 8 : 0;
+    if (width > 0) {
+      const hex = raw.slice(k + 1, k + 1 + width);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) unsupported();
+      out += String.fromCodePoint(parseInt(hex, 16));
+      k += width;
+    } else if (Object.hasOwn(ESCAPES, next)) {
+      out += ESCAPES[next];
+    } else {
+      unsupported();
+    }
+  }
+  return out;
+}
+
+const FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/** A one-line scalar as js-yaml's CORE schema reads it. */
+function scalar(text: string): unknown {
+  const c = text.charCodeAt(0);
+  if (c === 34 || c === 39) {
+    const end = closingQuote(text, 0);
+    if (end !== text.length - 1) unsupported();
+    const inner = text.slice(1, -1);
+    return c === 34 ? doubleQuoted(inner) : inner.replace(/''/g, "'");
+  }
+  if (text.includes(": ") || text.includes(" #") || text.charCodeAt(text.length - 1) === 58) unsupported();
+  // Most values start with a letter: only t, f and n can be anything but text.
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+    if (c === 116 || c === 84) return text === "true" || text === "True" || text === "TRUE" ? true : text;
+    if (c === 102 || c === 70) return text === "false" || text === "False" || text === "FALSE" ? false : text;
+    if (c === 110 || c === 78) return text === "null" || text === "Null" || text === "NULL" ? null : text;
+    return text;
+  }
+  if (/^[[\]{},&*!|>%@`?]/.test(text) || text.startsWith("- ") || text === "-") unsupported();
+  if (text === "~") return null;
+  // js-yaml reads the integer -0 as 0 (but the float -0.0 as -0).
+  if (/^[-+]?(?:0|[1-9][0-9]*)$/.test(text)) return Number(text) + 0;
+  if (/^[-+]?[0-9]/.test(text) && /^[-+]?(?:0[0-9_boxBOX]|[0-9_]+$)/.test(text)) unsupported();
+  if (FLOAT.test(text)) {
+    if (text.includes("_") || /inf|nan/i.test(text)) unsupported();
+    return Number(text);
+  }
+  return text;
+}
+
+/** A one-line flow collection: `[a, "b", {c: 1}]`, `{ name: x, port: 80 }`. */
+class Flow {
+  private k = 0;
+
+  constructor(private readonly text: string) {}
+
+  node(): unknown {
+    this.space();
+    const char = this.text[this.k];
+    if (char === "[") return this.list();
+    if (char === "{") return this.map();
+    return this.scalar(false);
+  }
+
+  end(): void {
+    this.space();
+    if (this.k !== this.text.length) unsupported();
+  }
+
+  private space(): void {
+    while (this.text[this.k] === " ") this.k++;
+  }
+
+  private list(): unknown[] {
+    const out: unknown[] = [];
+    this.k++;
+    this.space();
+    if (this.text[this.k] === "]") {
+      this.k++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.node());
+      this.space();
+      const char = this.text[this.k++];
+      if (char === "]") return out;
+      if (char !== ",") unsupported();
+      this.space();
+      if (this.text[this.k] === "]") unsupported();
+    }
+  }
+
+  private map(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.k++;
+    this.space();
+    if (this.text[this.k] === "}") {
+      this.k++;
+      return out;
+    }
+    for (;;) {
+      this.space();
+      const key = this.scalar(true);
+      if (typeof key !== "string" || Object.hasOwn(out, key) || key === "__proto__") unsupported();
+      if (this.text[this.k] !== ":" || (this.text[this.k + 1] !== " " && this.text[this.k + 1] !== undefined)) unsupported();
+      this.k++;
+      out[key] = this.node();
+      this.space();
+      const char = this.text[this.k++];
+      if (char === "}") return out;
+      if (char !== ",") unsupported();
+      this.space();
+      if (this.text[this.k] === "}") unsupported();
+    }
+  }
+
+  private scalar(isKey: boolean): unknown {
+    const char = this.text[this.k];
+    if (char === '"' || char === "'") {
+      const end = closingQuote(this.text, this.k);
+      const value = scalar(this.text.slice(this.k, end + 1));
+      this.k = end + 1;
+      this.space();
+      return value;
+    }
+    const start = this.k;
+    while (this.k < this.text.length) {
+      const c = this.text[this.k];
+      if (c === "," || c === "]" || c === "}" || c === "[" || c === "{") break;
+      if (c === ":" && (this.text[this.k + 1] === " " || this.text[this.k + 1] === undefined || this.text[this.k + 1] === ",")) break;
+      if (c === "#" && this.text[this.k - 1] === " ") unsupported();
+      this.k++;
+    }
+    const raw = this.text.slice(start, this.k).trim();
+    if (raw === "") unsupported();
+    const value = scalar(raw);
+    if (isKey && value !== raw) unsupported();
+    return value;
+  }
+}
