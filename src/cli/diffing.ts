@@ -1,5 +1,6 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ChartReport } from "../diff/model.js";
+import type { SharedBlocks } from "../render/fast-yaml.js";
 import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
 import { ChartroomError } from "../errors.js";
 import type { LockedChart } from "../lock/schema.js";
@@ -19,15 +20,16 @@ export interface CompareOptions extends ReportOptions {
   noCache: boolean;
 }
 
-export async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions): Promise<ChartSide | null> {
+export async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared?: SharedBlocks): Promise<ChartSide | null> {
   if (side === null) return null;
-  const rendering = await renderFor({ ...side, stack, noCache: options.noCache });
+  const rendering = await renderFor({ ...side, stack, noCache: options.noCache, shared });
   return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable) };
 }
 
 /** Render both sides for one stack and compare them. */
 export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions): Promise<ChartReport> {
-  const [old, next] = await Promise.all([renderSide(before, stack, options), renderSide(after, stack, options)]);
+  const shared: SharedBlocks = new Map();
+  const [old, next] = await Promise.all([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   return chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine: pin?.engine.name ?? "chart" }, old, next, options);

@@ -1,6 +1,7 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { LockedChart } from "../lock/schema.js";
 import { verifyPin } from "../lock/verify.js";
+import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, type Rendering } from "../render/render.js";
 import { fetchVerified } from "../sources/archive-cache.js";
 import type { ChartVersion } from "../sources/types.js";
@@ -24,6 +25,8 @@ export interface RenderRequest {
   /** A locked pin, or a version listed by the repository. */
   target: { pin: LockedChart } | { version: ChartVersion };
   noCache: boolean;
+  /** Shared between the two sides of one comparison. */
+  shared?: SharedBlocks;
 }
 
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
@@ -47,7 +50,7 @@ export async function renderFor(request: RenderRequest): Promise<Rendering & { v
       apiVersions: stack?.apiVersions ?? [],
       values: await valuesLayers(session.config.dir, spec.key, stack?.name),
     },
-    { cacheRoot: session.cacheRoot, noCache: request.noCache },
+    { cacheRoot: session.cacheRoot, noCache: request.noCache, shared: request.shared },
   );
   return { ...rendering, version };
 }

@@ -13,10 +13,21 @@ function unsupported(): never {
   throw new Unsupported();
 }
 
-export function parseBlockYaml(text: string): unknown {
+/**
+ * Blocks already read, for reuse when the same text comes again (the other
+ * side of a diff): reading it is skipped, and the diff sees the very same
+ * object on both sides and stops there. Bucketed by a cheap key, confirmed
+ * by comparing the whole text.
+ */
+export type SharedBlocks = Map<string, { text: string; value: unknown }[]>;
+
+/** Blocks shorter than this are cheaper to read again than to look up. */
+const MIN_SHARED_LINES = 8;
+
+export function parseBlockYaml(text: string, shared?: SharedBlocks): unknown {
   if (text.includes("\t") || text.includes("\r")) return undefined;
   try {
-    return new Reader(text.split("\n")).document();
+    return new Reader(text, text.split("\n"), shared).document();
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -27,6 +38,13 @@ function indentOf(line: string): number {
   let n = 0;
   while (n < line.length && line.charCodeAt(n) === 32) n++;
   return n;
+}
+
+/** The indent of a line, or −1 when it is blank or only a comment. */
+function contentIndent(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  return n === line.length || line.charCodeAt(n) === 35 ? -1 : n;
 }
 
 /** Blank or comment-only. */
@@ -40,9 +58,50 @@ class Reader {
   /** Indent of each line; −1 for blank and comment-only lines (computed once). */
   private readonly indents: Int32Array;
 
-  constructor(private readonly lines: string[]) {
+  /** Offset of each line in the document text (and one past the end). */
+  private readonly offsets: Int32Array;
+
+  constructor(
+    private readonly text: string,
+    private readonly lines: string[],
+    private readonly shared: SharedBlocks | undefined,
+  ) {
     this.indents = new Int32Array(lines.length);
-    for (let k = 0; k < lines.length; k++) this.indents[k] = isBlank(lines[k] as string) ? -1 : indentOf(lines[k] as string);
+    this.offsets = new Int32Array(lines.length + 1);
+    for (let k = 0; k < lines.length; k++) {
+      this.indents[k] = contentIndent(lines[k] as string);
+      this.offsets[k + 1] = (this.offsets[k] as number) + (lines[k] as string).length + 1;
+    }
+  }
+
+  /** The line after a block nested under `indent`: the next content line at or left of it. */
+  private blockEnd(indent: number): number {
+    let j = this.i + 1;
+    while (j < this.lines.length && (this.indents[j] === -1 || (this.indents[j] as number) > indent)) j++;
+    return j;
+  }
+
+  /** Read lines [i, end) with `read`, or take what the same text gave before. */
+  private reuse(end: number, read: () => unknown): unknown {
+    const start = this.i;
+    if (this.shared === undefined || end - start < MIN_SHARED_LINES) return read();
+    let last = end - 1;
+    while (last > start && this.indents[last] === -1) last--;
+    const key = `${end - start}\u0000${this.lines[start]}\u0000${this.lines[last]}`;
+    const text = this.text.slice(this.offsets[start], Math.min(this.offsets[end] as number, this.text.length));
+    const bucket = this.shared.get(key);
+    for (const entry of bucket ?? []) {
+      if (entry.text === text) {
+        this.i = end;
+        return entry.value;
+      }
+    }
+    const value = read();
+    if (this.i === end) {
+      if (bucket === undefined) this.shared.set(key, [{ text, value }]);
+      else bucket.push({ text, value });
+    }
+    return value;
   }
 
   document(): unknown {
@@ -50,7 +109,7 @@ class Reader {
     if (this.i >= this.lines.length) return unsupported();
     const first = this.lines[this.i] as string;
     if (first.startsWith("---") || first.startsWith("...") || first.startsWith("%")) unsupported();
-    const value = this.block(this.indents[this.i] as number);
+    const value = this.reuse(this.lines.length, () => this.block(this.indents[this.i] as number));
     this.skipBlank();
     if (this.i < this.lines.length) unsupported();
     return value;
@@ -74,7 +133,7 @@ class Reader {
       const at = this.indents[this.i] as number;
       if (at < indent) break;
       if (at > indent) unsupported();
-      const entry = splitKey(line.slice(indent));
+      const entry = splitKey(indent === 0 ? line : line.slice(indent));
       if (entry === undefined) unsupported();
       if (Object.hasOwn(out, entry.key) || entry.key === "__proto__" || entry.key === "<<") unsupported();
       out[entry.key] = this.value(entry.rest, indent);
@@ -122,7 +181,7 @@ class Reader {
       if (this.i >= this.lines.length) return null;
       const line = this.lines[this.i] as string;
       const at = this.indents[this.i] as number;
-      if (at > indent) return this.block(at);
+      if (at > indent) return this.reuse(this.blockEnd(indent), () => this.block(at));
       if (at === indent && (line.slice(at) === "-" || line.startsWith("- ", at))) return this.sequence(indent);
       return null;
     }
@@ -158,15 +217,21 @@ class Reader {
     let breaks = 0;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i] as string;
-      const trimmed = line.trim();
-      if (trimmed === "") {
+      const at = this.indents[this.i] as number;
+      if (at === -1) {
+        // Blank (a comment line here is refused below, as js-yaml would end the scalar).
+        if (line.trim() !== "") unsupported();
         breaks++;
         this.i++;
         continue;
       }
-      if (indentOf(line) <= indent) break;
-      if (trimmed.startsWith("#") || trimmed.includes(": ") || trimmed.includes(" #") || trimmed.endsWith(":")) unsupported();
-      if (/^[-?:,[\]{}&*!|>'"%@`]/.test(trimmed) && !/^-[^ ]/.test(trimmed)) unsupported();
+      if (at <= indent) break;
+      const trimmed = line.charCodeAt(line.length - 1) === 32 ? line.slice(at).trimEnd() : line.slice(at);
+      const c = trimmed.charCodeAt(0);
+      // Letters and digits cannot open anything; other first characters might.
+      const plainStart = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 40;
+      if (!plainStart && (c === 35 || /^[?:,[\]{}&*!|>'"%@`]/.test(trimmed) || (c === 45 && !/^-[^ ]/.test(trimmed)))) unsupported();
+      if (trimmed.includes(": ") || trimmed.includes(" #") || trimmed.charCodeAt(trimmed.length - 1) === 58) unsupported();
       out += breaks === 0 ? ` ${trimmed}` : "\n".repeat(breaks) + trimmed;
       breaks = 0;
       this.i++;

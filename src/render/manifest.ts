@@ -1,7 +1,7 @@
 import { CORE_SCHEMA, load } from "js-yaml";
 import { ChartroomError } from "../errors.js";
 import { isRecord } from "../util/json.js";
-import { parseBlockYaml } from "./fast-yaml.js";
+import { parseBlockYaml, type SharedBlocks } from "./fast-yaml.js";
 import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
 
 export interface HookInfo {
@@ -43,14 +43,14 @@ export function displayName(object: Pick<RenderedObject, "group" | "kind" | "nam
  * namespaced kinds (built-in cluster-scoped kinds known; CRD scopes taken
  * from the CRDs in the same stream).
  */
-export function parseManifest(text: string, namespace: string, label: string): RenderedObject[] {
+export function parseManifest(text: string, namespace: string, label: string, shared?: SharedBlocks): RenderedObject[] {
   const raw: { body: Record<string, unknown>; source?: string }[] = [];
   for (const document of text.split(/^---[ \t]*$/m)) {
     const source = sourceOf(document);
     // A template switched off by values renders only its `# Source:` comment.
     if (onlyComments(document)) continue;
     // The fast reader takes the plain block YAML templates produce; js-yaml the rest.
-    let value: unknown = parseBlockYaml(document);
+    let value: unknown = parseBlockYaml(document, shared);
     try {
       if (value === undefined) value = load(document, { schema: CORE_SCHEMA });
     } catch (error) {

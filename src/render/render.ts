@@ -4,6 +4,7 @@ import { formatPath } from "../diff/path.js";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
 import type { HelmBinary } from "./helm-binary.js";
+import type { SharedBlocks } from "./fast-yaml.js";
 import { parseManifest, type RenderedObject } from "./manifest.js";
 import type { Runner } from "./run.js";
 import { helmTemplate, type ValuesLayer } from "./template.js";
@@ -30,6 +31,8 @@ export interface RenderOptions {
   cacheRoot: string;
   noCache?: boolean;
   run?: Runner;
+  /** Blocks read by earlier parses (the other side of a diff), reused when the text matches. */
+  shared?: SharedBlocks;
 }
 
 /**
@@ -48,8 +51,9 @@ export async function renderChart(input: RenderInput, options: RenderOptions): P
   }
   const request = { ...input, chart: input.archive.path };
   const [first, second] = await Promise.all([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
-  const objects = parseManifest(first, input.namespace, input.label);
-  const again = first === second ? objects : parseManifest(second, input.namespace, input.label);
+  const shared = options.shared ?? new Map();
+  const objects = parseManifest(first, input.namespace, input.label, shared);
+  const again = first === second ? objects : parseManifest(second, input.namespace, input.label, shared);
   const rendering = { objects, unstable: first === second ? [] : unstableFields(objects, again) };
   // Rendered Secrets may hold values from values files: owner-only.
   await writeFileAtomic(path, JSON.stringify(rendering), 0o600);

@@ -64,6 +64,29 @@ describe("parseBlockYaml", () => {
     expect(answered / total).toBeGreaterThan(0.4);
   });
 
+  it("gives the same answers when blocks are shared between documents", () => {
+    // One cache for every document, as the two sides of a diff share one.
+    const shared = new Map();
+    let reused = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const next = random(seed);
+      const base = value(next, 0);
+      const variants = [{ root: base, other: value(next, 1) }, { root: base, other: value(next, 1) }, { root: value(next, 0), other: base }];
+      const seen: unknown[] = [];
+      for (const data of variants) {
+        for (const text of writers(next, data)) {
+          const fast = parseBlockYaml(text, shared);
+          if (fast === undefined) continue;
+          expect(fast, `seed ${seed}:\n${text}`).toStrictEqual(load(text, { schema: CORE_SCHEMA }));
+          const root = (fast as { root?: unknown }).root;
+          if (typeof root === "object" && root !== null && seen.includes(root)) reused++;
+          seen.push(root);
+        }
+      }
+    }
+    expect(reused).toBeGreaterThan(0);
+  });
+
   it("reads every plain scalar form as js-yaml does, hand-written ones included", () => {
     const scalars = [
       "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~", "0", "-0", "+12", "12", "3.5", "-2.5e3", "1.", ".5", "1e3", "0.0",
