@@ -31,6 +31,19 @@ export interface ChartInspection {
   templates: string[];
   /** Hook event → template files declaring it, found in the chart's templates (subcharts included). */
   hooks: Record<string, string[]>;
+  /** The parsed values.schema.json (not stored in the lock; the digest is). */
+  schemaDocument?: unknown;
+  /** Vendored subcharts, keyed by the name values use for them (alias, else name). */
+  subcharts: SubchartValues[];
+}
+
+/** What a subchart contributes to values: its defaults and schema, under its key. */
+export interface SubchartValues {
+  key: string;
+  defaults: Record<string, unknown>;
+  schemaDocument?: unknown;
+  schemaDigest?: string;
+  subcharts: SubchartValues[];
 }
 
 const MAX_DEPTH = 3;
@@ -47,7 +60,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  if (depth < MAX_DEPTH) await addSubchartHooks(chart, hooks, label, depth);
+  const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth) : [];
   return {
     apiVersion: meta.apiVersion,
     name: meta.name,
@@ -56,6 +69,8 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     type: meta.raw.type === "library" ? "library" : "application",
     kubeVersion: typeof meta.raw.kubeVersion === "string" ? meta.raw.kubeVersion : undefined,
     schema: schemaFile === undefined ? null : { digest: sha256Digest(schemaFile), dialect: schemaDialect(schemaFile, label) },
+    schemaDocument: schemaFile === undefined ? undefined : (JSON.parse(schemaFile.toString("utf8")) as unknown),
+    subcharts,
     defaults: readValues(chart, label),
     crds: readCrdNames(chart),
     dependencies,
@@ -156,15 +171,26 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
   return hooks;
 }
 
-async function addSubchartHooks(chart: ChartFiles, hooks: Record<string, string[]>, label: string, depth: number): Promise<void> {
-  for (const [path, file] of chart.files) {
+/** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number): Promise<SubchartValues[]> {
+  const out: SubchartValues[] = [];
+  for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
     const sub = await readChartArchive(file, `${label} ${path}`);
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
     }
+    const declared = dependencies.find((dependency) => dependency.name === inner.name);
+    out.push({
+      key: declared?.alias ?? inner.name,
+      defaults: inner.defaults,
+      schemaDocument: inner.schemaDocument,
+      schemaDigest: inner.schema?.digest,
+      subcharts: inner.subcharts,
+    });
   }
+  return out;
 }
 
 function sortHooks(hooks: Record<string, string[]>): Record<string, string[]> {

@@ -3,7 +3,7 @@ import type { RenderFacts } from "../lock/update.js";
 import { displayName } from "../render/manifest.js";
 import { renderChart } from "../render/render.js";
 import type { FetchedArchive } from "../sources/types.js";
-import { valuesLayers } from "../values/files.js";
+import { readValuesLayers } from "../values/layers.js";
 import { stackName, stacksFor } from "./rendering.js";
 import type { Session } from "./session.js";
 
@@ -26,7 +26,7 @@ export function renderFactsFor(session: Session): (spec: ChartSpec, archive: Fet
           namespace: spec.namespace,
           kubeVersion: stack?.kubeVersion,
           apiVersions: stack?.apiVersions ?? [],
-          values: await valuesLayers(session.config.dir, spec.key, stack?.name),
+          values: await readValuesLayers(session.config.dir, spec.key, stack?.name),
         },
         { cacheRoot: session.cacheRoot },
       );

@@ -5,7 +5,7 @@ import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, type Rendering } from "../render/render.js";
 import { fetchVerified } from "../sources/archive-cache.js";
 import type { ChartVersion } from "../sources/types.js";
-import { valuesLayers } from "../values/files.js";
+import { readValuesLayers } from "../values/layers.js";
 import type { Session } from "./session.js";
 
 /** The stacks to render: those named, else all declared, else one without a kube version. */
@@ -48,7 +48,7 @@ export async function renderFor(request: RenderRequest): Promise<Rendering & { v
       namespace: spec.namespace,
       kubeVersion: stack?.kubeVersion,
       apiVersions: stack?.apiVersions ?? [],
-      values: await valuesLayers(session.config.dir, spec.key, stack?.name),
+      values: await readValuesLayers(session.config.dir, spec.key, stack?.name),
     },
     { cacheRoot: session.cacheRoot, noCache: request.noCache, shared: request.shared },
   );

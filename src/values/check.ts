@@ -1,0 +1,165 @@
+import type { SubchartValues } from "../chart/inspect.js";
+import { isRecord } from "../util/json.js";
+import { nearest } from "../util/nearest.js";
+import { coalesce, mergeLayers, subchartView, type Values } from "./coalesce.js";
+import { extractDeferred } from "./deferred.js";
+import { schemaAt, schemaIsOpen, schemaKeys, typeName } from "./known.js";
+import { positionOf, type ParsedLayer, type Position } from "./layers.js";
+import type { SchemaCache, SchemaError } from "./schema.js";
+
+/** What a chart version says about its values: defaults, schema, subcharts. */
+export interface ValuesContract {
+  defaults: Values;
+  schema?: unknown;
+  schemaDigest?: string;
+  subcharts: SubchartValues[];
+}
+
+export interface ValuesFinding {
+  chart: string;
+  stack: string;
+  severity: "error" | "warning";
+  /** `type`, `enum`, `required`, `unknown-key`, … (the schema keyword for schema findings). */
+  rule: string;
+  /** Dotted path of the value, e.g. `service.port`. */
+  path: string;
+  message: string;
+  hint?: string;
+  /** Where the user wrote it; absent when it comes from the chart's defaults. */
+  position?: Position;
+}
+
+export interface CheckInput {
+  chart: string;
+  stack: string;
+  contract: ValuesContract;
+  layers: readonly ParsedLayer[];
+  /** Values given in code (highest precedence); Outputs as deferred markers. */
+  code?: Values;
+  schemas: SchemaCache;
+}
+
+export interface CheckResult {
+  findings: ValuesFinding[];
+  /** The coalesced values Helm would render with (deferred values as placeholders). */
+  values: Values;
+  /** User values merged (files and code), before the chart's defaults. */
+  user: Values;
+  deferred: string[][];
+}
+
+/**
+ * Validate like Helm does (the coalesced values against the chart's schema,
+ * each subchart's part against its own schema, honouring `$schema`), and find
+ * keys the user sets that neither defaults nor schema know. Values are never
+ * printed: a values file may hold secrets.
+ */
+export function checkValues(input: CheckInput): CheckResult {
+  const { values: code, deferred } = extractDeferred(input.code ?? {});
+  const user = mergeLayers([...input.layers.map((layer) => layer.values), code]);
+  const values = coalesce(user, withSubchartDefaults(input.contract));
+  const findings: ValuesFinding[] = [];
+  const isDeferred = (path: readonly string[]) => deferred.some((d) => d.length <= path.length && d.every((key, i) => key === path[i]));
+  const report = (found: ValuesFinding) => {
+    if (!isDeferred(found.path.split("."))) findings.push(found);
+  };
+  if (input.contract.schema !== undefined) {
+    const validate = input.schemas.validator(input.contract.schema, input.contract.schemaDigest);
+    if (!validate(values)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, [], values));
+  }
+  for (const sub of input.contract.subcharts) checkSubchart(input, sub, values, [], report);
+  // Keys are known at plan time even when their values are not: never deferred.
+  const flagged = new Set(findings.filter((found) => found.rule === "unknown-key").map((found) => found.path));
+  for (const found of unknownKeys(user, input.contract, [])) {
+    if (!flagged.has(found.path)) findings.push({ ...found, chart: input.chart, stack: input.stack, position: positionOf(input.layers, found.path.split(".")) });
+  }
+  return { findings: findings.sort((a, b) => a.path.localeCompare(b.path) || a.rule.localeCompare(b.rule)), values, user, deferred };
+}
+
+/** The chart's defaults with each subchart's defaults under its key, as the user sees them. */
+export function withSubchartDefaults(contract: Pick<ValuesContract, "defaults" | "subcharts">): Values {
+  const nested: Values = {};
+  for (const sub of contract.subcharts) nested[sub.key] = withSubchartDefaults(sub);
+  return coalesce(contract.defaults, nested);
+}
+
+function checkSubchart(input: CheckInput, sub: SubchartValues, parent: Values, prefix: string[], report: (found: ValuesFinding) => void): void {
+  const view = subchartView(parent, sub.key, sub.defaults);
+  const path = [...prefix, sub.key];
+  if (sub.schemaDocument !== undefined) {
+    const validate = input.schemas.validator(sub.schemaDocument, sub.schemaDigest);
+    if (!validate(view)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, path, view));
+  }
+  for (const inner of sub.subcharts) checkSubchart(input, inner, view, path, report);
+}
+
+function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], root: Values): ValuesFinding {
+  const path = [...prefix, ...error.instancePath.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))];
+  const params = error.params as Record<string, unknown>;
+  const at = (extra: string[] = []) => {
+    const full = [...path, ...extra];
+    return { path: full.join("."), position: positionOf(input.layers, full) };
+  };
+  const base = { chart: input.chart, stack: input.stack, severity: "error" as const, rule: error.keyword };
+  switch (error.keyword) {
+    case "type":
+      return { ...base, ...at(), message: `expected ${String(params.type)}, got ${typeName(valueAt(root, path.slice(prefix.length)))}`, hint: `set a value of type ${String(params.type)}` };
+    case "enum":
+      return { ...base, ...at(), message: "not one of the values the chart allows", hint: `allowed: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+    case "required":
+      return { ...base, ...at([String(params.missingProperty)]), message: "required by the chart's schema, but not set", hint: `set ${[...path, String(params.missingProperty)].join(".")} in values/${input.chart}/values.yaml` };
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const match = nearest(key, Object.keys(isRecord((error.parentSchema as Record<string, unknown> | undefined)?.properties) ? ((error.parentSchema as Record<string, unknown>).properties as object) : {}));
+      return { ...base, rule: "unknown-key", ...at([key]), message: "not allowed by the chart's schema (the chart would ignore it)", hint: match === undefined ? "remove it" : `did you mean "${[...path, match].join(".")}"?` };
+    }
+    default:
+      return { ...base, ...at(), message: error.message ?? error.keyword };
+  }
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const key of path) node = isRecord(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
+  return node;
+}
+
+type Unknown = Pick<ValuesFinding, "severity" | "rule" | "path" | "message" | "hint">;
+
+/**
+ * Keys the user sets that neither the defaults nor the schema know. Maps
+ * whose default is empty (`podAnnotations: {}`) and schema nodes with
+ * additionalProperties or patternProperties are open: anything goes below.
+ */
+export function unknownKeys(user: Values, contract: ValuesContract, prefix: string[]): Unknown[] {
+  const out: Unknown[] = [];
+  const defaults = withSubchartDefaults(contract);
+  const walk = (node: Values, known: unknown, schemaRoot: unknown, schema: unknown, path: string[]) => {
+    const knownMap = isRecord(known) ? known : undefined;
+    if (path.length > 0 && knownMap !== undefined && Object.keys(knownMap).length === 0) return;
+    if (schemaIsOpen(schemaRoot, schema)) return;
+    const candidates = [...Object.keys(knownMap ?? {}), ...schemaKeys(schemaRoot, schema)];
+    for (const [key, value] of Object.entries(node)) {
+      if (path.length === 0 && key === "global") continue;
+      const sub = contract.subcharts.find((item) => path.length === 0 && item.key === key);
+      const childSchema = sub !== undefined && sub.schemaDocument !== undefined ? sub.schemaDocument : schemaAt(schemaRoot, schema, key);
+      const childRoot = sub !== undefined && sub.schemaDocument !== undefined ? sub.schemaDocument : schemaRoot;
+      const isKnown = (knownMap !== undefined && Object.hasOwn(knownMap, key)) || childSchema !== undefined;
+      if (!isKnown) {
+        if (knownMap === undefined && schema === undefined) continue;
+        const match = nearest(key, candidates);
+        out.push({
+          severity: "error",
+          rule: "unknown-key",
+          path: [...prefix, ...path, key].join("."),
+          message: "the chart does not know this key: Helm ignores it and renders the default",
+          hint: match === undefined ? "remove it, or check the chart's values.yaml" : `did you mean "${[...path, match].join(".")}"?`,
+        });
+        continue;
+      }
+      if (isRecord(value)) walk(value, knownMap?.[key], childRoot, childSchema, [...path, key]);
+    }
+  };
+  walk(user, defaults, contract.schema, contract.schema, []);
+  return out;
+}
