@@ -6,6 +6,10 @@ import { ChartroomError } from "../errors.js";
 import type { LockedChart } from "../lock/schema.js";
 import { highestInRange, latestVersion } from "../lock/resolve.js";
 import type { ChartVersion } from "../sources/types.js";
+import { contractDiff, type ContractChange } from "../values/contract.js";
+import { mergeLayers } from "../values/coalesce.js";
+import { readValuesLayers } from "../values/layers.js";
+import { contractFor } from "./contracts.js";
 import { renderFor, stackName } from "./rendering.js";
 import type { Session } from "./session.js";
 
@@ -32,7 +36,16 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const [old, next] = await Promise.all([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
-  return chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine: pin?.engine.name ?? "chart" }, old, next, options);
+  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine: pin?.engine.name ?? "chart" }, old, next, options);
+  if (before !== null && after !== null && old?.version !== next?.version) report.contract = await contractChanges(before, after, stack);
+  return report;
+}
+
+/** The values contract change between the two sides' versions, for the values the newer side sets. */
+async function contractChanges(before: Side, after: Side, stack: StackSpec | undefined): Promise<ContractChange[]> {
+  const [was, now] = await Promise.all([contractFor(before.session, before.spec, before.target), contractFor(after.session, after.spec, after.target)]);
+  const layers = await readValuesLayers(after.session.config.dir, after.spec.key, stack?.name);
+  return contractDiff(mergeLayers(layers.map((layer) => layer.values)), was, now);
 }
 
 /** `--to 1.2.3 | wanted | latest`: the version a chart would move to. */

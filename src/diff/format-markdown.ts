@@ -11,7 +11,7 @@ export const MARKDOWN_LIMIT = 65_000;
  */
 export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): string {
   const head = [`### chartroom diff`, "", summaryLine(report), "", table(report.charts)].join("\n");
-  const details = report.charts.filter((chart) => chart.objects.length > 0 || chart.notes.length > 0).map(folded);
+  const details = report.charts.filter((chart) => chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0).map(folded);
   let body = [head, ...details].join("\n\n");
   let kept = details.length;
   while (body.length > limit && kept > 0) {

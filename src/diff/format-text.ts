@@ -25,6 +25,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   const lines = [paint(chartHeading(chart), "bold")];
   if (chart.objects.length === 0) lines.push("  no object changes");
   for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
+  lines.push(...contractLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);
   if (chart.bookkeeping.objects > 0) {
     lines.push(paint(`  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`, "dim"));
@@ -34,6 +35,22 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
     lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
   }
   return lines.join("\n");
+}
+
+const CONTRACT_MARK = { ignored: "!", required: "+", type: "~", default: "·" } as const;
+const SHOWN_DEFAULTS = 10;
+
+function contractLines(chart: ChartReport, paint: Paint): string[] {
+  if (chart.contract.length === 0) return [];
+  const lines = [paint(`  values contract ${chart.from?.version ?? ""} → ${chart.to?.version ?? ""}:`, "bold")];
+  const defaults = chart.contract.filter((change) => change.kind === "default");
+  for (const change of [...chart.contract.filter((c) => c.kind !== "default"), ...defaults.slice(0, SHOWN_DEFAULTS)]) {
+    const colour = change.kind === "default" ? "dim" : change.kind === "ignored" ? "red" : "yellow";
+    lines.push(paint(`    ${CONTRACT_MARK[change.kind]} ${change.path}: ${change.detail}`, colour));
+    if (change.hint !== undefined) lines.push(paint(`      hint: ${change.hint}`, "dim"));
+  }
+  if (defaults.length > SHOWN_DEFAULTS) lines.push(paint(`    · and ${defaults.length - SHOWN_DEFAULTS} more changed defaults (--format json lists them all)`, "dim"));
+  return lines;
 }
 
 function objectLines(object: ObjectReport, engine: "chart" | "release", paint: Paint): string[] {
@@ -87,5 +104,6 @@ export function summaryLine(report: DiffReport): string {
   const s = report.summary;
   const parts = [`${s.add} added`, `${s.delete} deleted`, `${s.update} updated`, `${s.replace} replaced`, `${s.rename} renamed`];
   const noise = s.unstable > 0 ? `; ${s.unstable} changing on every render only (not counted)` : "";
-  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${noise}`;
+  const contract = s.contract > 0 ? `; ${s.contract} values contract finding(s)` : "";
+  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${noise}`;
 }

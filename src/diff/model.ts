@@ -1,4 +1,5 @@
 import type { HookInfo } from "../render/manifest.js";
+import type { ContractChange } from "../values/contract.js";
 import type { SecretState } from "./secrets.js";
 
 /** Tags that keep a change out of the exit code, or explain it. */
@@ -43,14 +44,15 @@ export interface ChartReport {
   bookkeeping: { objects: number; fields: string[] };
   /** Fields that differ between two renders of the same inputs. */
   unstable: { objects: number; paths: string[] };
-  /** Values contract findings (filled by the values issue). */
+  /** What the version change does to the values this platform sets (empty when the version is the same). */
+  contract: ContractChange[];
   notes: string[];
 }
 
 export interface DiffReport {
   format: 1;
   charts: ChartReport[];
-  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number };
+  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number; contract: number };
   /** Whether anything beyond bookkeeping and unstable noise changed: the exit code. */
   changed: boolean;
 }

@@ -52,6 +52,7 @@ export function chartReport(
     objects,
     bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
     unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths },
+    contract: [],
     notes: [],
   };
 }
@@ -63,16 +64,22 @@ export function isReal(object: ObjectReport): boolean {
 }
 
 export function diffReport(charts: ChartReport[]): DiffReport {
-  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0 };
+  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0 };
   for (const chart of charts) {
     summary.bookkeeping += chart.bookkeeping.objects;
+    summary.contract += chart.contract.filter(countsAsChange).length;
     for (const object of chart.objects) {
       if (isReal(object)) summary[object.action as ObjectAction]++;
       else summary.unstable++;
     }
   }
-  const changed = charts.some((chart) => chart.objects.some(isReal));
+  const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange));
   return { format: 1, charts, summary, changed };
+}
+
+/** A changed default of a key the platform does not set is information, not a finding. */
+function countsAsChange(change: { kind: string }): boolean {
+  return change.kind !== "default";
 }
 
 /** Counted changes of one chart report (noise left out), for one-line summaries. */
