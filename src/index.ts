@@ -27,3 +27,8 @@ export { createSource, sourcesFor } from "./sources/api.js";
 export type { ChartSource, ChartVersion, FetchedArchive } from "./sources/types.js";
 export { inspectArchive, type ChartInspection } from "./chart/inspect.js";
 export { locateHelm, pinnedHelm, type HelmBinary } from "./render/helm-binary.js";
+export { chartValues, type ChartValues, type PartialValues, type ValuesOf } from "./values/typed.js";
+export { deferredValue, isDeferred, type DeferredValue } from "./values/deferred.js";
+export { checkValues, type ValuesFinding, type ValuesContract } from "./values/check.js";
+export { contractDiff, type ContractChange } from "./values/contract.js";
+export { generateTypes } from "./values/types.js";
