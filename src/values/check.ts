@@ -1,7 +1,7 @@
 import type { SubchartValues } from "../chart/inspect.js";
 import { isRecord } from "../util/json.js";
 import { nearest } from "../util/nearest.js";
-import { coalesce, mergeLayers, subchartView, type Values } from "./coalesce.js";
+import { coalesce, mergeLayers, subchartSection, subchartView, type Values } from "./coalesce.js";
 import { extractDeferred } from "./deferred.js";
 import { schemaAt, schemaIsOpen, schemaKeys, typeName } from "./known.js";
 import { positionOf, type ParsedLayer, type Position } from "./layers.js";
@@ -67,7 +67,7 @@ export function checkValues(input: CheckInput): CheckResult {
     const validate = input.schemas.validator(input.contract.schema, input.contract.schemaDigest);
     if (!validate(values)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, [], values));
   }
-  for (const sub of input.contract.subcharts) checkSubchart(input, sub, values, [], report);
+  for (const sub of input.contract.subcharts) checkSubchart(input, sub, user, input.contract.defaults, [], report);
   // Keys are known at plan time even when their values are not: never deferred.
   const flagged = new Set(findings.filter((found) => found.rule === "unknown-key").map((found) => found.path));
   for (const found of unknownKeys(user, input.contract, [])) {
@@ -83,14 +83,15 @@ export function withSubchartDefaults(contract: Pick<ValuesContract, "defaults" |
   return coalesce(contract.defaults, nested);
 }
 
-function checkSubchart(input: CheckInput, sub: SubchartValues, parent: Values, prefix: string[], report: (found: ValuesFinding) => void): void {
-  const view = subchartView(parent, sub.key, sub.defaults);
+function checkSubchart(input: CheckInput, sub: SubchartValues, parentUser: Values, parentDefaults: Values, prefix: string[], report: (found: ValuesFinding) => void): void {
+  const view = subchartView(parentUser, parentDefaults, sub.key, sub.defaults);
   const path = [...prefix, sub.key];
   if (sub.schemaDocument !== undefined) {
     const validate = input.schemas.validator(sub.schemaDocument, sub.schemaDigest);
     if (!validate(view)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, path, view));
   }
-  for (const inner of sub.subcharts) checkSubchart(input, inner, view, path, report);
+  const section = subchartSection(parentUser, parentDefaults, sub.key);
+  for (const inner of sub.subcharts) checkSubchart(input, inner, section, sub.defaults, path, report);
 }
 
 function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], root: Values): ValuesFinding {

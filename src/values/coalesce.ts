@@ -43,12 +43,22 @@ export function coalesce(user: Values, defaults: Values): Values {
   return out;
 }
 
-/** The values a subchart sees: the parent's section for it over its own defaults, with the parent's globals. */
-export function subchartView(parent: Values, key: string, defaults: Values): Values {
-  const section = isRecord(parent[key]) ? (parent[key] as Values) : {};
+/**
+ * The values a subchart sees: the parent's section for it (the parent's
+ * defaults for it, then the user's, nulls kept so they can remove the
+ * subchart's own defaults) over the subchart's defaults, with the parent's
+ * globals over its own.
+ */
+export function subchartView(parentUser: Values, parentDefaults: Values, key: string, defaults: Values): Values {
+  const section = mergeLayers([isRecord(parentDefaults[key]) ? (parentDefaults[key] as Values) : {}, isRecord(parentUser[key]) ? (parentUser[key] as Values) : {}]);
   const values = coalesce(section, defaults);
-  const parentGlobal = isRecord(parent.global) ? parent.global : {};
+  const parentGlobal = coalesce(isRecord(parentUser.global) ? parentUser.global : {}, isRecord(parentDefaults.global) ? parentDefaults.global : {});
   const ownGlobal = isRecord(values.global) ? values.global : {};
   if (Object.keys(parentGlobal).length > 0 || Object.keys(ownGlobal).length > 0) values.global = coalesce(parentGlobal, ownGlobal);
   return values;
+}
+
+/** The user-side section a subchart gets, nulls kept (for its own subcharts in turn). */
+export function subchartSection(parentUser: Values, parentDefaults: Values, key: string): Values {
+  return mergeLayers([isRecord(parentDefaults[key]) ? (parentDefaults[key] as Values) : {}, isRecord(parentUser[key]) ? (parentUser[key] as Values) : {}]);
 }

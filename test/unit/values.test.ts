@@ -23,8 +23,8 @@ describe("coalescing like Helm", () => {
   });
 
   it("gives a subchart its section over its defaults, with the parent's globals", () => {
-    const parent = { global: { domain: "example.test" }, web: { replicas: 3 } };
-    expect(subchartView(parent, "web", { replicas: 1, port: 80, global: { domain: "default", tls: true } })).toStrictEqual({
+    const user = { global: { domain: "example.test" }, web: { replicas: 3, probe: null } };
+    expect(subchartView(user, {}, "web", { replicas: 1, port: 80, probe: { path: "/" }, global: { domain: "default", tls: true } })).toStrictEqual({
       replicas: 3,
       port: 80,
       global: { domain: "example.test", tls: true },

@@ -1,0 +1,47 @@
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, copyPlatform, snapshot } from "../helpers/platform.js";
+
+async function withMistakes(): Promise<string> {
+  const dir = await copyPlatform();
+  await appendFile(join(dir, "values", "webapp", "prod.yaml"), "replicaCoutn: 4\nconfig:\n  logLevel: verbose\nservice:\n  port: \"8080\"\npodAnnotations:\n  anything.example.test/goes: \"yes\"\n");
+  await appendFile(join(dir, "values", "storefront", "prod.yaml"), "webapp:\n  image:\n    pullPolicy: Sometimes\n");
+  return dir;
+}
+
+describe("chartroom check", () => {
+  it("passes the example platform", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["check"]);
+    expect(result).toMatchObject({ exitCode: 0, output: "0 finding(s) in 8 chart/stack pair(s)" });
+  });
+
+  it("reports each mistake with file, line, column, rule and hint, exiting 2 and changing nothing", async () => {
+    const dir = await withMistakes();
+    const before = await snapshot(dir, ["charts.lock.json", "values/webapp/prod.yaml"]);
+    const result = await cli(dir, ["check", "--stack", "prod"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.output.split("\n")).toStrictEqual([
+      "error values/storefront/prod.yaml:5:5 storefront [prod] webapp.image.pullPolicy: not one of the values the chart allows (enum)",
+      '  hint: allowed: "Always", "IfNotPresent", "Never"',
+      "error values/webapp/prod.yaml:11:3 webapp [prod] config.logLevel: not one of the values the chart allows (enum)",
+      '  hint: allowed: "debug", "info", "warn", "error"',
+      "error values/webapp/prod.yaml:9:1 webapp [prod] replicaCoutn: the chart does not know this key: Helm ignores it and renders the default (unknown-key)",
+      '  hint: did you mean "replicaCount"?',
+      "error values/webapp/prod.yaml:13:3 webapp [prod] service.port: expected integer, got string (type)",
+      "  hint: set a value of type integer",
+      "4 finding(s) in 4 chart/stack pair(s)",
+    ]);
+    expect(await snapshot(dir, ["charts.lock.json", "values/webapp/prod.yaml"])).toStrictEqual(before);
+  });
+
+  it("prints findings as JSON and markdown", async () => {
+    const dir = await withMistakes();
+    const json = JSON.parse((await cli(dir, ["check", "webapp", "--format", "json"])).output);
+    expect(json.checked).toBe(2);
+    expect(json.findings[0]).toMatchObject({ chart: "webapp", stack: "prod", rule: "enum", path: "config.logLevel", position: { file: "values/webapp/prod.yaml", line: 11, column: 3 } });
+    const markdown = (await cli(dir, ["check", "webapp", "--format", "markdown"])).output;
+    expect(markdown).toContain("| webapp | prod | replicaCoutn | unknown-key |");
+  });
+});
