@@ -1,6 +1,7 @@
 // `npm run bench`: each benchmark prints its figures and the ratio its issue
 // targets. Figures vary by machine; ratios are what to compare.
 import { join } from "node:path";
+import { benchCheckValues } from "./check-values.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "lock-concurrency": () => benchLockConcurrency(),
   "oci-resolve": () => benchOciResolve(),
   "render-diff": () => benchRenderDiff(cacheRoot),
+  "check-values": () => benchCheckValues(cacheRoot),
 };
 
 for (const [name, bench] of Object.entries(benches)) {
