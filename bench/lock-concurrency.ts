@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { packChart } from "../src/chart/pack.js";
+import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { updateLock } from "../src/lock/update.js";
 import { sourcesFor } from "../src/sources/api.js";
@@ -36,7 +37,7 @@ export async function benchLockConcurrency(): Promise<Record<string, string | nu
       servers.map((server, i) => [`r${i}`, { name: `r${i}`, kind: "http", url: server.url, plainHttp: false, timeoutMs: 30_000 }]),
     );
     const charts: ChartSpec[] = groups.flatMap((names, i) =>
-      names.map((key) => ({ key, repository: repositories.get(`r${i}`) as RepositorySpec, chart: key, range: "^1.0.0", namespace: "ns", releaseName: key, engine: "auto" as const, prerelease: false, dependsOn: [] })),
+      names.map((key) => chartSpec({ key, repository: repositories.get(`r${i}`) as RepositorySpec, range: "^1.0.0", namespace: "ns" })),
     );
     let n = 0;
     const lockWith = async (selected: ChartSpec[], concurrency: number) => {

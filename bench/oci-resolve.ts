@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { packChart } from "../src/chart/pack.js";
+import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { resolveVersion } from "../src/lock/resolve.js";
 import { updateLock } from "../src/lock/update.js";
@@ -40,7 +41,7 @@ export async function benchOciResolve(): Promise<Record<string, string | number>
     };
     const resolve = await median(5, resolveAll);
     let n = 0;
-    const charts: ChartSpec[] = names.map((key) => ({ key, repository, chart: key, range: "^1.0.0", namespace: "ns", releaseName: key, engine: "auto", prerelease: false, dependsOn: [] }));
+    const charts: ChartSpec[] = names.map((key) => chartSpec({ key, repository, range: "^1.0.0", namespace: "ns" }));
     const lock = await median(5, async () => {
       const cacheRoot = join(work, `cache-${n++}`);
       const config: Config = { file: "bench", dir: work, repositories: new Map([["bench", repository]]), charts, stacks: [] };

@@ -24,6 +24,9 @@ export type ErrorCode =
   | "HELM_NOT_FOUND"
   | "HELM_TOO_OLD"
   | "HELM_FAILED"
+  | "ENGINE_DROPS_HOOKS"
+  | "VALUES_INVALID"
+  | "PROVIDER_MISSING"
   | "USAGE";
 
 /** Where a problem is: any subset of these, printed in a fixed order. */

@@ -6,7 +6,11 @@ import { isRecord } from "../util/json.js";
 import { didYouMean } from "../util/nearest.js";
 import type { ChartSpec, Config, Engine, RepositoryKind, RepositorySpec, StackSpec } from "./types.js";
 
-const CHART_KEYS = ["repository", "chart", "version", "namespace", "releaseName", "engine", "prerelease", "dependsOn"];
+const CHART_KEYS = [
+  "repository", "chart", "version", "namespace", "releaseName", "engine", "prerelease", "dependsOn",
+  "dropHooks", "helmRelease", "skipCrds", "retainCrds", "postRenderer", "resourcePrefix", "release",
+];
+const RELEASE_DEFAULTS = { atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, createNamespace: false, waitForJobs: true };
 const REPOSITORY_KEYS = ["url", "auth", "caFile", "plainHttp", "timeoutMs"];
 const AUTH_KEYS = ["usernameEnv", "passwordEnv", "tokenEnv"];
 const STACK_KEYS = ["kubeVersion", "apiVersions"];
@@ -15,6 +19,24 @@ const ENGINES: Engine[] = ["auto", "chart", "release"];
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A chart spec with every default filled in, for code that builds specs directly. */
+export function chartSpec(fields: Pick<ChartSpec, "key" | "repository" | "range"> & Partial<ChartSpec>): ChartSpec {
+  return {
+    chart: fields.key,
+    namespace: "default",
+    releaseName: fields.key,
+    engine: "auto",
+    prerelease: false,
+    dependsOn: [],
+    dropHooks: false,
+    helmRelease: false,
+    skipCrds: false,
+    retainCrds: true,
+    release: { ...RELEASE_DEFAULTS },
+    ...fields,
+  };
+}
 
 /** Problems found so far; all of them are reported in one error. */
 type Problems = string[];
@@ -154,6 +176,7 @@ function normaliseCharts(value: unknown, repositories: Map<string, RepositorySpe
     if (spec !== undefined) charts.push(spec);
   }
   checkReleaseNames(charts, problems);
+  checkCycles(charts, problems);
   return charts;
 }
 
@@ -191,6 +214,12 @@ function normaliseChart(
   if (raw.prerelease !== undefined && typeof raw.prerelease !== "boolean") problems.push(`${path}.prerelease: expected true or false`);
   const dependsOn = normaliseDependsOn(raw.dependsOn, key, chartKeys, path, problems);
   const chart = stringField(raw.chart, `${path}.chart`, problems, false) ?? key;
+  const flags = Object.fromEntries(
+    (["dropHooks", "helmRelease", "skipCrds", "retainCrds"] as const).map((flag) => [flag, booleanField(raw[flag], `${path}.${flag}`, problems, flag === "retainCrds")]),
+  ) as Record<"dropHooks" | "helmRelease" | "skipCrds" | "retainCrds", boolean>;
+  const postRenderer = postRendererField(raw.postRenderer, `${path}.postRenderer`, problems);
+  const resourcePrefix = stringField(raw.resourcePrefix, `${path}.resourcePrefix`, problems, false);
+  const release = releaseField(raw.release, `${path}.release`, problems);
   if (problems.length > before || repository === undefined || namespace === undefined) return undefined;
   return {
     key,
@@ -203,7 +232,64 @@ function normaliseChart(
     engine: engine as Engine,
     prerelease: raw.prerelease === true,
     dependsOn,
+    ...flags,
+    ...(postRenderer === undefined ? {} : { postRenderer }),
+    ...(resourcePrefix === undefined ? {} : { resourcePrefix }),
+    release,
   };
+}
+
+function booleanField(value: unknown, path: string, problems: Problems, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    problems.push(`${path}: expected true or false`);
+    return fallback;
+  }
+  return value;
+}
+
+function postRendererField(value: unknown, path: string, problems: Problems): ChartSpec["postRenderer"] {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || typeof value.command !== "string" || (value.args !== undefined && !(Array.isArray(value.args) && value.args.every((a) => typeof a === "string")))) {
+    problems.push(`${path}: expected { command: string, args?: string[] }`);
+    return undefined;
+  }
+  return { command: value.command, args: (value.args as string[] | undefined) ?? [] };
+}
+
+function releaseField(value: unknown, path: string, problems: Problems): ChartSpec["release"] {
+  if (value === undefined) return { ...RELEASE_DEFAULTS };
+  if (!isRecord(value)) {
+    problems.push(`${path}: expected { atomic?, timeout?, maxHistory?, cleanupOnFail?, createNamespace?, waitForJobs? }`);
+    return { ...RELEASE_DEFAULTS };
+  }
+  checkKeys(value, Object.keys(RELEASE_DEFAULTS), `${path}.`, problems);
+  const out: ChartSpec["release"] = { ...RELEASE_DEFAULTS };
+  for (const [key, fallback] of Object.entries(RELEASE_DEFAULTS) as [keyof typeof RELEASE_DEFAULTS, boolean | number][]) {
+    const given = value[key];
+    if (given === undefined) continue;
+    if (typeof given !== typeof fallback || (typeof given === "number" && !(given >= 0))) problems.push(`${path}.${key}: expected ${typeof fallback === "number" ? "a number ≥ 0" : "true or false"}`);
+    else (out as Record<string, unknown>)[key] = given;
+  }
+  return out;
+}
+
+/** dependsOn must be acyclic: Pulumi could never order the deployments. */
+function checkCycles(charts: ChartSpec[], problems: Problems): void {
+  const byKey = new Map(charts.map((chart) => [chart.key, chart]));
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (key: string, trail: string[]): void => {
+    if (state.get(key) === "done") return;
+    if (state.get(key) === "visiting") {
+      const cycle = [...trail.slice(trail.indexOf(key)), key];
+      problems.push(`charts.${key}.dependsOn: cycle ${cycle.join(" → ")}; remove one of these dependencies`);
+      return;
+    }
+    state.set(key, "visiting");
+    for (const next of byKey.get(key)?.dependsOn ?? []) if (byKey.has(next)) visit(next, [...trail, key]);
+    state.set(key, "done");
+  };
+  for (const chart of charts) visit(chart.key, []);
 }
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;

@@ -66,6 +66,48 @@ export interface WrittenChart<R extends string = string, C extends string = stri
   prerelease?: boolean;
   /** Keys of charts that must be deployed before this one. */
   dependsOn?: C[];
+  /**
+   * With `engine: "chart"`: accept that helm.v4.Chart drops the chart's hook objects.
+   * @default false
+   */
+  dropHooks?: boolean;
+  /**
+   * Other tooling needs a real Helm release (helm list, helm rollback): `auto` picks helm.v3.Release.
+   * @default false
+   */
+  helmRelease?: boolean;
+  /**
+   * Leave out the chart's `crds/` folder.
+   * @default false
+   */
+  skipCrds?: boolean;
+  /**
+   * Under helm.v4.Chart, keep CustomResourceDefinitions when the chart is removed
+   * (deleting a CRD deletes every instance in the cluster).
+   * @default true
+   */
+  retainCrds?: boolean;
+  /** A post-renderer: a command that reads the rendered manifests on stdin and prints them changed. */
+  postRenderer?: { command: string; args?: string[] };
+  /** helm.v4.Chart only: prefix of its children's resource names. */
+  resourcePrefix?: string;
+  /** helm.v3.Release settings; each overrides chartroom's default. */
+  release?: ReleaseSettings;
+}
+
+export interface ReleaseSettings {
+  /** Roll back on a failed upgrade. @default true */
+  atomic?: boolean;
+  /** Seconds to wait for the release. @default 600 */
+  timeout?: number;
+  /** Releases kept in history. @default 10 */
+  maxHistory?: number;
+  /** Delete new resources of a failed upgrade. @default true */
+  cleanupOnFail?: boolean;
+  /** Create the namespace if it does not exist. @default false */
+  createNamespace?: boolean;
+  /** Wait for Jobs to complete. @default true */
+  waitForJobs?: boolean;
 }
 
 export interface WrittenStack {
@@ -109,6 +151,13 @@ export interface ChartSpec {
   engine: Engine;
   prerelease: boolean;
   dependsOn: string[];
+  dropHooks: boolean;
+  helmRelease: boolean;
+  skipCrds: boolean;
+  retainCrds: boolean;
+  postRenderer?: { command: string; args: string[] };
+  resourcePrefix?: string;
+  release: Required<ReleaseSettings>;
 }
 
 export interface StackSpec {

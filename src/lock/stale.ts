@@ -1,5 +1,6 @@
 import semver from "semver";
 import type { ChartSpec } from "../config/types.js";
+import { chooseEngine, mergeStacks } from "../deploy/engine.js";
 import type { LockedChart, Lockfile } from "./schema.js";
 
 export interface StaleEntry {
@@ -17,7 +18,19 @@ export function staleReasons(spec: ChartSpec, locked: LockedChart | undefined): 
   if ((locked.prerelease === true) !== spec.prerelease) reasons.push(`prerelease changed (${locked.prerelease === true} → ${spec.prerelease})`);
   if (locked.pinnedDigest !== spec.digest) reasons.push(`digest pin changed (${locked.pinnedDigest ?? "none"} → ${spec.digest ?? "none"})`);
   if (reasons.length === 0 && !satisfies(locked.version, spec)) reasons.push(`pinned ${locked.version} does not satisfy ${spec.range}`);
+  if (reasons.length === 0) reasons.push(...engineReasons(spec, locked));
   return reasons;
+}
+
+/** The engine the declaration now leads to, against the one the lock recorded. */
+function engineReasons(spec: ChartSpec, locked: LockedChart): string[] {
+  const hooks = locked.renderedHooks === undefined ? locked.hooks : mergeStacks(locked.renderedHooks);
+  try {
+    const choice = chooseEngine(spec, hooks, locked.renderedHooks === undefined ? "templates" : "rendered");
+    return choice.name === locked.engine?.name ? [] : [`engine choice changed (${locked.engine?.name ?? "none"} → ${choice.name})`];
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
 }
 
 function satisfies(version: string, spec: ChartSpec): boolean {

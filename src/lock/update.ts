@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { inspectArchive } from "../chart/inspect.js";
 import type { ChartSpec, Config } from "../config/types.js";
-import { chooseEngine } from "../deploy/engine.js";
+import { chooseEngine, mergeStacks } from "../deploy/engine.js";
 import { ChartroomError } from "../errors.js";
 import { fetchVerified, type ArchiveStore } from "../sources/archive-cache.js";
 import type { ChartSource, FetchedArchive } from "../sources/types.js";
@@ -102,7 +102,7 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
     crds: inspection.crds,
     dependencies: inspection.dependencies,
     hooks: inspection.hooks,
-    engine: chooseEngine(spec.engine, facts === undefined ? inspection.hooks : mergeStacks(facts.hooks), facts === undefined ? "templates" : "rendered"),
+    engine: chooseEngine(spec, facts === undefined ? inspection.hooks : mergeStacks(facts.hooks), facts === undefined ? "templates" : "rendered"),
   };
   if (facts !== undefined) {
     entry.renderedHooks = facts.hooks;
@@ -114,15 +114,6 @@ async function lockChart(spec: ChartSpec, input: UpdateLockInput): Promise<Locke
   const appVersion = version.appVersion ?? inspection.appVersion;
   if (appVersion !== undefined) entry.appVersion = appVersion;
   return entry;
-}
-
-/** Hook events of every stack together: a hook in any stack decides the engine. */
-function mergeStacks(hooks: Record<string, Record<string, string[]>>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const byEvent of Object.values(hooks)) {
-    for (const [event, objects] of Object.entries(byEvent)) out[event] = [...new Set([...(out[event] ?? []), ...objects])].sort();
-  }
-  return out;
 }
 
 function checkDigestPin(spec: ChartSpec, actual: string): void {

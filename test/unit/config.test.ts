@@ -42,6 +42,11 @@ describe("normaliseConfig", () => {
         engine: "auto",
         prerelease: false,
         dependsOn: [],
+        dropHooks: false,
+        helmRelease: false,
+        skipCrds: false,
+        retainCrds: true,
+        release: { atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, createNamespace: false, waitForJobs: true },
       },
     ]);
     expect(config.stacks).toStrictEqual([{ name: "dev", kubeVersion: "1.31.0", apiVersions: [] }]);
@@ -112,6 +117,22 @@ describe("normaliseConfig", () => {
     const written = base();
     written.charts.web = { repository: "local", version, namespace: "web" };
     expect(problems(written)[0]).toContain(message);
+  });
+
+  it("refuses a dependsOn cycle", () => {
+    const written = base();
+    written.charts.web = { repository: "local", version: "^1", namespace: "web", dependsOn: ["db"] };
+    written.charts.db = { repository: "local", version: "^1", namespace: "db", dependsOn: ["web"] };
+    expect(problems(written)[0]).toBe("charts.db.dependsOn: cycle db → web → db; remove one of these dependencies");
+  });
+
+  it("checks release settings", () => {
+    const written = base();
+    written.charts.web = { repository: "local", version: "^1", namespace: "web", release: { timeout: "soon", atomik: true } };
+    expect(problems(written)).toStrictEqual([
+      'charts.web.release.atomik: unknown key (did you mean "atomic"?); allowed: atomic, timeout, maxHistory, cleanupOnFail, createNamespace, waitForJobs',
+      "charts.web.release.timeout: expected a number ≥ 0",
+    ]);
   });
 
   it("refuses an unknown repository scheme", () => {

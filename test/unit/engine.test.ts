@@ -1,19 +1,47 @@
 import { describe, expect, it } from "vitest";
 import { chooseEngine } from "../../src/deploy/engine.js";
+import { ChartroomError } from "../../src/errors.js";
+
+const spec = (extra: Partial<{ engine: "auto" | "chart" | "release"; dropHooks: boolean; helmRelease: boolean }> = {}) => ({ key: "app", engine: "auto" as const, dropHooks: false, helmRelease: false, ...extra });
+const MIGRATION = { "pre-install": ["Job.batch ns/migrate"], "pre-upgrade": ["Job.batch ns/migrate"], test: ["Pod ns/probe"] };
 
 describe("chooseEngine", () => {
-  it("picks helm.v3.Release for a chart with lifecycle hooks", () => {
-    const choice = chooseEngine("auto", { "pre-install": ["templates/job.yaml"], test: ["templates/t.yaml"] });
+  it("picks helm.v3.Release for a chart that renders lifecycle hooks, naming them", () => {
+    const choice = chooseEngine(spec(), MIGRATION, "rendered");
     expect(choice.name).toBe("release");
-    expect(choice.reasons[0]).toContain("pre-install");
+    expect(choice.reasons[0]).toBe("the chart renders pre-install, pre-upgrade hooks (Job.batch ns/migrate); helm.v4.Chart would drop them without a word, helm.v3.Release runs them");
   });
 
   it("picks helm.v4.Chart when the only hooks are test hooks", () => {
-    expect(chooseEngine("auto", { test: ["templates/t.yaml"] }).name).toBe("chart");
+    expect(chooseEngine(spec(), { test: ["Pod ns/probe"] }).name).toBe("chart");
+  });
+
+  it("picks helm.v3.Release when other tooling needs a real release", () => {
+    expect(chooseEngine(spec({ helmRelease: true }), {})).toStrictEqual({
+      name: "release",
+      reasons: ["helmRelease: true: other tooling needs a real Helm release (helm list, helm rollback)", "the chart declares no lifecycle hooks"],
+    });
   });
 
   it("lets a declared engine win and says so", () => {
-    const choice = chooseEngine("release", {});
-    expect(choice).toStrictEqual({ name: "release", reasons: ["engine: release is declared in chartroom.config.ts", "the chart declares no lifecycle hooks"] });
+    expect(chooseEngine(spec({ engine: "release" }), {})).toStrictEqual({ name: "release", reasons: ["engine: release is declared in chartroom.config.ts", "the chart declares no lifecycle hooks"] });
+  });
+
+  it("refuses engine chart on a chart with hooks, listing the hooks that would be lost", () => {
+    let error: unknown;
+    try {
+      chooseEngine(spec({ engine: "chart" }), MIGRATION, "rendered");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ChartroomError.isInstance(error) && error.code).toBe("ENGINE_DROPS_HOOKS");
+    expect((error as ChartroomError).details).toStrictEqual(["pre-install: Job.batch ns/migrate", "pre-upgrade: Job.batch ns/migrate"]);
+    expect((error as ChartroomError).hint).toContain("dropHooks: true");
+  });
+
+  it("accepts engine chart on a chart with hooks when dropHooks acknowledges it", () => {
+    const choice = chooseEngine(spec({ engine: "chart", dropHooks: true }), MIGRATION, "rendered");
+    expect(choice.name).toBe("chart");
+    expect(choice.reasons).toContain("dropHooks: true accepts that helm.v4.Chart never runs them");
   });
 });

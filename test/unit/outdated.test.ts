@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { chartSpec } from "../../src/config/normalise.js";
 import type { ChartSpec } from "../../src/config/types.js";
 import { outdatedRow, updateType } from "../../src/lock/outdated.js";
 import type { LockedChart } from "../../src/lock/schema.js";
@@ -8,7 +9,7 @@ import type { ChartVersion } from "../../src/sources/types.js";
 const repository = { name: "local", kind: "file" as const, url: "file://./charts", plainHttp: false, timeoutMs: 1000 };
 
 function spec(key: string, range: string, extra: Partial<ChartSpec> = {}): ChartSpec {
-  return { key, repository, chart: key, range, namespace: "ns", releaseName: key, engine: "auto", prerelease: false, dependsOn: [], ...extra };
+  return chartSpec({ key, repository, range, namespace: "ns", ...extra });
 }
 
 function pin(version: string, extra: Partial<LockedChart> = {}): LockedChart {
