@@ -1,6 +1,16 @@
+import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
+const root = import.meta.dirname;
+
 export default defineConfig({
+  // The example program and config import the package by name; tests use the source.
+  resolve: {
+    alias: [
+      { find: /^chartroom\/pulumi$/, replacement: resolve(root, "src/deploy/pulumi/index.ts") },
+      { find: /^chartroom$/, replacement: resolve(root, "src/index.ts") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

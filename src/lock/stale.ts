@@ -1,6 +1,7 @@
 import semver from "semver";
 import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../deploy/engine.js";
+import { ChartroomError } from "../errors.js";
 import type { LockedChart, Lockfile } from "./schema.js";
 
 export interface StaleEntry {
@@ -29,6 +30,8 @@ function engineReasons(spec: ChartSpec, locked: LockedChart): string[] {
     const choice = chooseEngine(spec, hooks, locked.renderedHooks === undefined ? "templates" : "rendered");
     return choice.name === locked.engine?.name ? [] : [`engine choice changed (${locked.engine?.name ?? "none"} → ${choice.name})`];
   } catch (error) {
+    // A declaration that would drop hooks is its own error, with the hooks listed.
+    if (ChartroomError.isInstance(error) && error.code === "ENGINE_DROPS_HOOKS") throw error;
     return [error instanceof Error ? error.message : String(error)];
   }
 }

@@ -1,4 +1,4 @@
-import { isRecord } from "../util/json.js";
+import { isPlainObject, isRecord } from "../util/json.js";
 
 export type Values = Record<string, unknown>;
 
@@ -13,11 +13,12 @@ export function mergeLayers(layers: readonly Values[]): Values {
   return out;
 }
 
+// Only plain objects merge: a Pulumi Output (an object too) is a leaf value.
 function mergeTwo(base: Values, over: Values): Values {
   const out: Values = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];
-    out[key] = isRecord(current) && isRecord(value) ? mergeTwo(current, value) : value;
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeTwo(current, value) : value;
   }
   return out;
 }

@@ -1,0 +1,192 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulumi/index.js";
+import { planDeployments } from "../../src/deploy/plan.js";
+import { ChartroomError } from "../../src/errors.js";
+import { ROOT } from "../helpers/platform.js";
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  provider: string;
+  dependencies: string[];
+  transforms: number;
+}
+
+const registered: Registered[] = [];
+// How the Pulumi wire format marks a secret value.
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_MARK = "1b47061264138c4ac30d75fd1eb44270";
+const PASSWORD = "planted-pulumi-secret-77";
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => args.inputs,
+    },
+    "platform",
+    "dev",
+    false,
+  );
+  // The real runtime learns this from the engine at start-up; setMocks does not ask.
+  const state = (await import("@pulumi/pulumi/runtime/state.js")) as unknown as { getStore(): { supportsTransforms: boolean } };
+  state.getStore().supportsTransforms = true;
+  // Record what the engine would receive: the real RegisterResource requests.
+  const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource: (req: RegisterRequest, callback: unknown) => Promise<void> };
+  const original = monitor.registerResource.bind(monitor);
+  monitor.registerResource = async (req, callback) => {
+    registered.push({
+      type: req.getType(),
+      name: req.getName(),
+      inputs: pulumi.runtime.deserializeProperties(req.getObject() as Parameters<typeof pulumi.runtime.deserializeProperties>[0]) as Record<string, unknown>,
+      provider: req.getProvider(),
+      dependencies: req.getDependenciesList(),
+      transforms: req.getTransformsList?.().length ?? 0,
+    });
+    return original(req, callback);
+  };
+  pulumi.runtime.setAllConfig({ "cluster:kubeconfig": "apiVersion: v1\nkind: Config\n", "cluster:webappPassword": PASSWORD }, ["cluster:kubeconfig", "cluster:webappPassword"]);
+});
+
+interface RegisterRequest {
+  getType(): string;
+  getName(): string;
+  getObject(): unknown;
+  getProvider(): string;
+  getDependenciesList(): string[];
+  getTransformsList?(): unknown[];
+}
+
+async function settle<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((value) => resolve(value)));
+}
+
+const resource = (type: string, name: string) => registered.find((r) => r.type === type && r.name === name);
+
+describe("the example Pulumi program, under mocks", () => {
+  let charts: Record<string, { engine: pulumi.Output<string>; version: pulumi.Output<string> }>;
+
+  beforeAll(async () => {
+    const program = (await import("../../pulumi/index.js")) as { charts: Promise<typeof charts> };
+    charts = await program.charts;
+    await Promise.all(Object.values(charts).map((chart) => settle(chart.version)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+
+  it("deploys the web app as helm.v4.Chart with the pinned archive and its validated values, kept secret", async () => {
+    const chart = resource("kubernetes:helm.sh/v4:Chart", "webapp");
+    expect(chart?.inputs).toMatchObject({ chart: "charts/webapp-1.0.1.tgz", namespace: "web", name: "webapp", skipCrds: false });
+    expect(chart?.inputs.version).toBeUndefined();
+    // The password from stack config is a secret, so the whole values input reaches the engine as one.
+    const values = chart?.inputs.values as Record<string, unknown>;
+    expect(values[SECRET_SIG]).toBe(SECRET_MARK);
+    expect(values.value).toMatchObject({
+      image: { pullPolicy: "Always" },
+      service: { port: 8080 },
+      ingress: { enabled: true, host: "webapp.dev.example.test" },
+      podAnnotations: { team: "storefront", "example.test/stack": "dev" },
+      auth: { password: PASSWORD },
+    });
+    expect(await settle(charts.webapp!.engine)).toBe("chart");
+  });
+
+  it("deploys the hook chart as helm.v3.Release with the platform's release defaults", async () => {
+    const release = resource("kubernetes:helm.sh/v3:Release", "ledger");
+    expect(release?.inputs).toMatchObject({ chart: "charts/ledger-0.1.0.tgz", namespace: "ledger", atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, waitForJobs: true, values: { database: { host: "postgres.data.svc" } } });
+    expect((release?.inputs.values as Record<string, unknown>)[SECRET_SIG]).toBeUndefined();
+    expect(resource("kubernetes:helm.sh/v4:Chart", "ledger")).toBeUndefined();
+  });
+
+  it("gives every chart the explicit provider", () => {
+    const provider = resource("pulumi:providers:kubernetes", "cluster");
+    expect(provider).toBeDefined();
+    for (const r of registered.filter((item) => item.type.startsWith("kubernetes:helm.sh/"))) expect(r.provider).toContain("::cluster::");
+  });
+
+  it("turns dependsOn between charts into Pulumi dependsOn between deployments", () => {
+    const storefront = resource("chartroom:index:ChartDeployment", "storefront");
+    expect(storefront?.dependencies.some((urn) => urn.endsWith("::widgets-operator"))).toBe(true);
+    expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual([]);
+  });
+
+  it("adds the CRD-retaining transform to helm.v4.Chart deployments", () => {
+    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(1);
+  });
+});
+
+describe("deployCharts", () => {
+  const provider = () => new k8s.Provider(`p-${Math.random()}`, { kubeconfig: "x" });
+
+  it("keeps secret values given in code secret", async () => {
+    const deployments = await deployCharts(await config(), { stack: "dev", provider: provider(), dir: ROOT, values: { webapp: { auth: { password: pulumi.secret("in-code-secret") } } } });
+    expect(await pulumi.isSecret(deployments.webapp!.values)).toBe(true);
+    expect(await pulumi.isSecret(deployments.ledger!.values)).toBe(false);
+  });
+
+  it("checks values given in code, Outputs included but unchecked, and never prints a value", async () => {
+    const error = await deployCharts(await config(), { stack: "dev", provider: provider(), dir: ROOT, values: { webapp: { replicaCount: "three-planted" as unknown as number, auth: { password: pulumi.output("later") } } } }).catch((e: unknown) => e);
+    expect(ChartroomError.isInstance(error) && error.code).toBe("VALUES_INVALID");
+    expect((error as ChartroomError).details).toStrictEqual(["replicaCount: expected integer, got string (in code; set a value of type integer)"]);
+    expect(JSON.stringify(error)).not.toContain("three-planted");
+  });
+
+  it("refuses to run without an explicit provider, explaining the risk", async () => {
+    const error = (await deployCharts(await config(), { stack: "dev", dir: ROOT }).catch((e: unknown) => e)) as ChartroomError;
+    expect(error.code).toBe("PROVIDER_MISSING");
+    expect(error.details.join(" ")).toContain("whatever kubeconfig this machine has");
+    expect(error.hint).toContain("allowAmbientKubeconfig: true");
+  });
+
+  it("refuses engine chart on the hook chart without dropHooks, listing the hooks", async () => {
+    const written = await config();
+    (written.charts as Record<string, Record<string, unknown>>).ledger!.engine = "chart";
+    const error = (await planDeployments(written, { stack: "dev", dir: ROOT }).catch((e: unknown) => e)) as ChartroomError;
+    expect(error.code).toBe("ENGINE_DROPS_HOOKS");
+    expect(error.details).toStrictEqual(["pre-install: Job.batch ledger/ledger-migrate", "pre-upgrade: Job.batch ledger/ledger-migrate"]);
+  });
+
+  it("says to run chartroom lock when the lock is missing or stale", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "chartroom-deploy-"));
+    try {
+      for (const name of ["chartroom.config.ts", "charts", "values"]) await cp(join(ROOT, name), join(dir, name), { recursive: true });
+      const missing = (await planDeployments(await config(), { stack: "dev", dir }).catch((e: unknown) => e)) as ChartroomError;
+      expect(missing.code).toBe("LOCK_MISSING");
+      expect(missing.hint).toContain("chartroom lock");
+      await writeFile(join(dir, "charts.lock.json"), await readFile(join(ROOT, "charts.lock.json")));
+      const written = await config();
+      (written.charts as Record<string, Record<string, unknown>>).webapp!.version = "^1.0.0";
+      const stale = (await planDeployments(written, { stack: "dev", dir }).catch((e: unknown) => e)) as ChartroomError;
+      expect(stale.code).toBe("LOCK_STALE");
+      expect(stale.details).toStrictEqual(["range changed (~1.0.0 → ^1.0.0)"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("orders deployments so a chart comes after what it depends on", async () => {
+    const plans = await planDeployments(await config(), { stack: "dev", dir: ROOT });
+    const order = dependencyOrder(plans).map((plan) => plan.spec.key);
+    expect(order.indexOf("widgets-operator")).toBeLessThan(order.indexOf("storefront"));
+  });
+});
+
+describe("retainCrds", () => {
+  it("keeps CustomResourceDefinitions on delete and leaves other resources alone", () => {
+    const opts = { protect: false };
+    const crd = retainCrds({ type: "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", name: "widgets", props: { a: 1 }, opts, custom: true });
+    expect(crd?.opts).toMatchObject({ retainOnDelete: true, protect: false });
+    expect(crd?.props).toStrictEqual({ a: 1 });
+    expect(retainCrds({ type: "kubernetes:apps/v1:Deployment", name: "web", props: {}, opts, custom: true })).toBeUndefined();
+  });
+});
+
+async function config(): Promise<{ charts: Record<string, unknown> } & Record<string, unknown>> {
+  const module = (await import("../../chartroom.config.js")) as { default: { charts: Record<string, unknown> } };
+  return structuredClone(module.default) as { charts: Record<string, unknown> } & Record<string, unknown>;
+}
