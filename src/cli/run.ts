@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand },
   render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand },
   check: { summary: "validate values for every chart and stack, catch unknown keys", load: async () => (await import("./commands/check.js")).checkCommand },
+  explain: { summary: "why a chart gets its engine: hooks, CRDs, schema, pins", load: async () => (await import("./commands/explain.js")).explainCommand },
   types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand },
   diff: { summary: "per-object changes of a version bump, a values edit or a branch", load: async () => (await import("./commands/diff.js")).diffCommand },
 };

@@ -222,3 +222,30 @@ describe("command line", () => {
     expect((await cli(ROOT, ["outdated", "--format", "xml"])).errors).toContain("--format must be one of text, json, markdown");
   });
 });
+
+describe("chartroom explain", () => {
+  it("shows the engine, its reasons and the hooks the chart renders per stack", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["explain", "ledger"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.output.split("\n").slice(0, 2)).toStrictEqual([
+      "ledger: helm.v3.Release",
+      "  - the chart renders pre-install, pre-upgrade hooks (Job.batch ledger/ledger-migrate); helm.v4.Chart would drop them without a word, helm.v3.Release runs them",
+    ]);
+    expect(result.output).toContain("    test (helm test only): Pod ledger/ledger-test-connection");
+    expect(result.output).toMatch(/digest {6}sha256:[0-9a-f]{64}/);
+  });
+
+  it("warns that a random value updates on every pulumi up under helm.v4.Chart", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["explain", "webapp"]);
+    expect(result.output).toContain("  dev: Secret web/webapp-auth: data.password");
+    expect(result.output).toContain("an update on every `pulumi up`");
+  });
+
+  it("lists CRDs and the schema", async () => {
+    const dir = await copyPlatform();
+    expect((await cli(dir, ["explain", "widgets-operator"])).output).toContain("CRDs        widgets.example.com");
+    expect((await cli(dir, ["explain", "webapp"])).output).toMatch(/schema {6}sha256:[0-9a-f]{64} \(http:\/\/json-schema.org\/draft-07\/schema#\)/);
+  });
+});

@@ -1,0 +1,74 @@
+// Run in its own process (Pulumi's mock state is global): `tsx bench/deploy.ts` prints JSON.
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { normaliseConfig } from "../src/config/normalise.js";
+import { deployCharts } from "../src/deploy/pulumi/index.js";
+import { updateLock } from "../src/lock/update.js";
+import { writeLock } from "../src/lock/write.js";
+import { sourcesFor } from "../src/sources/api.js";
+import { diskArchiveStore } from "../src/sources/archive-cache.js";
+
+const CHARTS = 50;
+const ROOT = resolve(import.meta.dirname, "..");
+
+async function settle(output: pulumi.Output<unknown>): Promise<void> {
+  await new Promise((done) => output.apply(done));
+}
+
+async function platform(dir: string): Promise<Record<string, unknown>> {
+  await cp(join(ROOT, "charts"), join(dir, "charts"), { recursive: true });
+  const charts: Record<string, unknown> = {};
+  for (let i = 0; i < CHARTS; i++) {
+    charts[`app-${i}`] = { repository: "local", chart: "webapp", version: "~1.0.0", namespace: `team-${i}` };
+    await mkdir(join(dir, "values", `app-${i}`), { recursive: true });
+    await writeFile(join(dir, "values", `app-${i}`, "values.yaml"), `replicaCount: ${1 + (i % 3)}\nservice:\n  port: 8080\nconfig:\n  logLevel: info\n`);
+  }
+  const written = { repositories: { local: "file://./charts" }, charts, stacks: { bench: { kubeVersion: "1.31.0" } } };
+  const config = normaliseConfig(written, join(dir, "chartroom.config.ts"));
+  const cacheRoot = join(dir, ".cache");
+  const { lock } = await updateLock({ config, previous: null, sources: sourcesFor(config.repositories.values(), { cacheRoot }), store: diskArchiveStore(cacheRoot) });
+  await writeLock(join(dir, "charts.lock.json"), lock);
+  return written;
+}
+
+async function time(work: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+const dir = await mkdtemp(join(tmpdir(), "chartroom-bench-deploy-"));
+try {
+  const written = await platform(dir);
+  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "bench", "bench", false);
+  const state = (await import("@pulumi/pulumi/runtime/state.js")) as unknown as { getStore(): { supportsTransforms: boolean } };
+  state.getStore().supportsTransforms = true;
+  const provider = new k8s.Provider("cluster", { kubeconfig: "x" });
+  process.chdir(dir);
+  const bare: number[] = [];
+  const ours: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    bare.push(
+      await time(async () => {
+        const charts = Array.from({ length: CHARTS }, (_, i) =>
+          new k8s.helm.v4.Chart(`bare-${round}-${i}`, { chart: "charts/webapp-1.0.1.tgz", namespace: `team-${i}`, values: { replicaCount: 1 + (i % 3), service: { port: 8080 }, config: { logLevel: "info" } } }, { provider }),
+        );
+        await Promise.all(charts.map((chart) => settle(chart.urn)));
+      }),
+    );
+    ours.push(
+      await time(async () => {
+        const deployments = await deployCharts(written, { stack: "bench", provider, dir });
+        await Promise.all(Object.values(deployments).flatMap((d) => [settle(d.urn), settle(d.resource.urn)]));
+      }),
+    );
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
+  process.stdout.write(`${JSON.stringify({ bare: median(bare), ours: median(ours) })}\n`);
+} finally {
+  process.chdir(ROOT);
+  await rm(dir, { recursive: true, force: true });
+}
