@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { loadConfig } from "../config/load.js";
-import type { Config } from "../config/types.js";
+import type { ChartSpec, Config } from "../config/types.js";
+import { ChartroomError } from "../errors.js";
+import { didYouMean } from "../util/nearest.js";
 import { readLock } from "../lock/read.js";
 import { LOCKFILE_NAME, type Lockfile } from "../lock/schema.js";
 import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
@@ -46,4 +48,15 @@ export async function openSessionAt(context: CliContext, cwd: string, file?: str
 /** Keep the declared charts named on the command line (all when none named). */
 export function selectCharts<T extends { key: string }>(charts: readonly T[], names: string[]): T[] {
   return names.length === 0 ? [...charts] : charts.filter((chart) => names.includes(chart.key));
+}
+
+/** The declared chart named on the command line, or an error listing the declared ones. */
+export function requireChart(session: Session, key: string | undefined, verb: string): ChartSpec {
+  const keys = session.config.charts.map((chart) => chart.key);
+  const spec = session.config.charts.find((chart) => chart.key === key);
+  if (spec !== undefined) return spec;
+  throw new ChartroomError("UNKNOWN_CHART", key === undefined ? `name a chart to ${verb}` : `"${key}" is not a chart declared in the config${didYouMean(key, keys)}`, {
+    place: key === undefined ? {} : { chart: key },
+    hint: `declared charts: ${keys.join(", ")}`,
+  });
 }

@@ -47,11 +47,6 @@ function contentIndent(line: string): number {
   return n === line.length || line.charCodeAt(n) === 35 ? -1 : n;
 }
 
-/** Blank or comment-only. */
-function isBlank(line: string): boolean {
-  const n = indentOf(line);
-  return n === line.length || line.charCodeAt(n) === 35;
-}
 
 class Reader {
   private i = 0;

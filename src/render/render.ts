@@ -3,21 +3,14 @@ import { diffValues } from "../diff/structural.js";
 import { formatPath } from "../diff/path.js";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
-import type { HelmBinary } from "./helm-binary.js";
 import type { SharedBlocks } from "./fast-yaml.js";
 import { parseManifest, type RenderedObject } from "./manifest.js";
 import type { Runner } from "./run.js";
-import { helmTemplate, type ValuesLayer } from "./template.js";
+import { helmTemplate, type TemplateRequest } from "./template.js";
 
-export interface RenderInput {
-  helm: HelmBinary;
+/** What `helm template` gets, with the archive's digest (part of the cache key) instead of a bare path. */
+export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"> {
   archive: { path: string; digest: string };
-  label: string;
-  releaseName: string;
-  namespace: string;
-  kubeVersion?: string;
-  apiVersions: string[];
-  values: ValuesLayer[];
 }
 
 export interface Rendering {

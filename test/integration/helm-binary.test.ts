@@ -32,7 +32,7 @@ describe("the helm binary", () => {
 
   it("takes helm from PATH before the pinned binary", async () => {
     const dir = await tempDir();
-    const path = await fakeHelm(dir, "v3.16.1");
+    await fakeHelm(dir, "v3.16.1");
     expect((await locateHelm({ env: { PATH: dir }, cacheRoot: HELM_CACHE })).origin).toBe("PATH");
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulumi/index.js";
 import { planDeployments } from "../../src/deploy/plan.js";
 import { ChartroomError } from "../../src/errors.js";

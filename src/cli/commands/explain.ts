@@ -1,10 +1,8 @@
 import { chooseEngine, lifecycleHooks, mergeStacks } from "../../deploy/engine.js";
-import { ChartroomError } from "../../errors.js";
 import type { LockedChart } from "../../lock/schema.js";
-import { didYouMean } from "../../util/nearest.js";
 import type { Command } from "../command.js";
 import { requirePin } from "../diffing.js";
-import { openSession } from "../session.js";
+import { openSession, requireChart } from "../session.js";
 
 const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" };
 
@@ -16,14 +14,7 @@ export const explainCommand: Command = {
   options: {},
   async run(context, args) {
     const session = await openSession(context, args);
-    const [key] = args.positionals;
-    const keys = session.config.charts.map((chart) => chart.key);
-    const spec = session.config.charts.find((chart) => chart.key === key);
-    if (spec === undefined) {
-      throw new ChartroomError("UNKNOWN_CHART", key === undefined ? "name a chart to explain" : `"${key}" is not a chart declared in the config${didYouMean(key, keys)}`, {
-        hint: `declared charts: ${keys.join(", ")}`,
-      });
-    }
+    const spec = requireChart(session, args.positionals[0], "explain");
     const pin = requirePin(session, spec);
     const hooks = pin.renderedHooks === undefined ? pin.hooks : mergeStacks(pin.renderedHooks);
     const engine = chooseEngine(spec, hooks, pin.renderedHooks === undefined ? "templates" : "rendered");

@@ -8,7 +8,7 @@ import type { Command } from "../command.js";
 import { requirePin, targetVersion } from "../diffing.js";
 import { markdownTable, textTable } from "../format.js";
 import { renderFor } from "../rendering.js";
-import { openSession } from "../session.js";
+import { openSession, requireChart } from "../session.js";
 
 export const renderCommand: Command = {
   name: "render",
@@ -27,14 +27,7 @@ export const renderCommand: Command = {
   options: { stack: { type: "string" }, version: { type: "string" }, summary: { type: "boolean" }, "show-secrets": { type: "boolean" }, "no-cache": { type: "boolean" } },
   async run(context, args) {
     const session = await openSession(context, args);
-    const [key] = args.positionals;
-    const keys = session.config.charts.map((chart) => chart.key);
-    const spec = session.config.charts.find((chart) => chart.key === key);
-    if (spec === undefined) {
-      throw new ChartroomError("UNKNOWN_CHART", key === undefined ? "name a chart to render" : `"${key}" is not a chart declared in the config${didYouMean(key, keys)}`, {
-        hint: `declared charts: ${keys.join(", ")}`,
-      });
-    }
+    const spec = requireChart(session, args.positionals[0], "render");
     const stack = pickStack(session.config.stacks, args.values.stack as string | undefined);
     const version = args.values.version as string | undefined;
     const target = version === undefined ? { pin: requirePin(session, spec) } : { version: await targetVersion(session, spec, version) };

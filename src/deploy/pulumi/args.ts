@@ -43,16 +43,16 @@ function repositoryOpts(plan: DeploymentPlan, env: NodeJS.ProcessEnv): Record<st
   return opts;
 }
 
+/** What both engines take: the pinned chart, its values, where and under which name. */
+function commonArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>): Record<string, unknown> {
+  const args: Record<string, unknown> = { chart: plan.chart, values, namespace: plan.spec.namespace, name: plan.spec.releaseName, skipCrds: plan.spec.skipCrds };
+  if (plan.version !== undefined) args.version = plan.version;
+  return args;
+}
+
 /** The inputs of helm.v4.Chart for a plan. */
 export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const args: Record<string, unknown> = {
-    chart: plan.chart,
-    values,
-    namespace: plan.spec.namespace,
-    name: plan.spec.releaseName,
-    skipCrds: plan.spec.skipCrds,
-  };
-  if (plan.version !== undefined) args.version = plan.version;
+  const args = commonArgs(plan, values);
   const repository = repositoryOpts(plan, env);
   if (repository !== undefined && plan.spec.repository.kind === "http") args.repositoryOpts = repository;
   if (plan.plainHttp) args.plainHttp = true;
@@ -63,21 +63,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
 
 /** The inputs of helm.v3.Release for a plan, with the declaration's release settings. */
 export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const release = plan.spec.release;
-  const args: Record<string, unknown> = {
-    chart: plan.chart,
-    values,
-    namespace: plan.spec.namespace,
-    name: plan.spec.releaseName,
-    skipCrds: plan.spec.skipCrds,
-    atomic: release.atomic,
-    timeout: release.timeout,
-    maxHistory: release.maxHistory,
-    cleanupOnFail: release.cleanupOnFail,
-    createNamespace: release.createNamespace,
-    waitForJobs: release.waitForJobs,
-  };
-  if (plan.version !== undefined) args.version = plan.version;
+  const args: Record<string, unknown> = { ...commonArgs(plan, values), ...plan.spec.release };
   const repository = repositoryOpts(plan, env);
   if (repository !== undefined) args.repositoryOpts = repository;
   if (plan.spec.postRenderer !== undefined) {
