@@ -249,3 +249,32 @@ describe("chartroom explain", () => {
     expect((await cli(dir, ["explain", "webapp"])).output).toMatch(/schema {6}sha256:[0-9a-f]{64} \(http:\/\/json-schema.org\/draft-07\/schema#\)/);
   });
 });
+
+describe("hostile archives in a repository", () => {
+  it.each([
+    ["a ../ entry", [{ name: "evil/../../escaped.txt", content: "x" }], "ARCHIVE_UNSAFE"],
+    ["an absolute path", [{ name: "/tmp/chartroom-escaped.txt", content: "x" }], "ARCHIVE_UNSAFE"],
+    ["a link escaping the chart", [{ name: "evil/templates/link", type: "symlink" as const, linkname: "../../../etc/passwd" }], "ARCHIVE_UNSAFE"],
+    ["an oversized file", [{ name: "evil/big.bin", content: Buffer.alloc(6 * 1024 * 1024) }], "ARCHIVE_TOO_LARGE"],
+  ])("refuses %s, naming the chart, and writes nothing", async (_, entries, code) => {
+    const dir = await tempDir();
+    const { tarball } = await import("../helpers/tarball.js");
+    const { createHash } = await import("node:crypto");
+    const archive = await tarball([{ name: "evil/Chart.yaml", content: "apiVersion: v2\nname: evil\nversion: 0.1.0\n" }, ...entries]);
+    await import("node:fs/promises").then((fs) => fs.mkdir(join(dir, "charts")));
+    await writeFile(join(dir, "charts", "evil-0.1.0.tgz"), archive);
+    await writeFile(
+      join(dir, "charts", "index.yaml"),
+      `apiVersion: v1\nentries:\n  evil:\n    - name: evil\n      version: 0.1.0\n      digest: ${createHash("sha256").update(archive).digest("hex")}\n      urls: [evil-0.1.0.tgz]\n`,
+    );
+    await writeFile(join(dir, "chartroom.config.ts"), `export default { repositories: { local: "file://./charts" }, charts: { evil: { repository: "local", version: "0.1.0", namespace: "x" } } };\n`);
+    const before = await snapshot(dir, ["chartroom.config.ts", "charts/index.yaml", "charts.lock.json"]);
+    const result = await cli(dir, ["lock"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain(code);
+    expect(result.errors).toContain("chart evil-0.1.0");
+    expect(await snapshot(dir, ["chartroom.config.ts", "charts/index.yaml", "charts.lock.json"])).toStrictEqual(before);
+    await expect(readFile(join(dir, "escaped.txt"))).rejects.toThrow();
+    await expect(readFile("/tmp/chartroom-escaped.txt")).rejects.toThrow();
+  });
+});

@@ -34,7 +34,8 @@ function repositoryOpts(plan: DeploymentPlan, env: NodeJS.ProcessEnv): Record<st
     rememberSecret(value);
     return pulumi.secret(value);
   };
-  const opts: Record<string, pulumi.Input<string>> = { repo: repository.repo };
+  // An OCI chart is named by its full oci:// reference; the options only log in.
+  const opts: Record<string, pulumi.Input<string>> = plan.spec.repository.kind === "oci" ? {} : { repo: repository.repo };
   const username = read(repository.usernameEnv);
   const password = read(repository.passwordEnv) ?? read(repository.tokenEnv);
   if (username !== undefined) opts.username = username;
@@ -54,7 +55,7 @@ function commonArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, un
 export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const args = commonArgs(plan, values);
   const repository = repositoryOpts(plan, env);
-  if (repository !== undefined && plan.spec.repository.kind === "http") args.repositoryOpts = repository;
+  if (repository !== undefined && Object.keys(repository).length > 0) args.repositoryOpts = repository;
   if (plan.plainHttp) args.plainHttp = true;
   if (plan.spec.postRenderer !== undefined) args.postRenderer = { command: plan.spec.postRenderer.command, args: plan.spec.postRenderer.args };
   if (plan.spec.resourcePrefix !== undefined) args.resourcePrefix = plan.spec.resourcePrefix;
@@ -65,7 +66,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
 export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const args: Record<string, unknown> = { ...commonArgs(plan, values), ...plan.spec.release };
   const repository = repositoryOpts(plan, env);
-  if (repository !== undefined) args.repositoryOpts = repository;
+  if (repository !== undefined && Object.keys(repository).length > 0) args.repositoryOpts = repository;
   if (plan.spec.postRenderer !== undefined) {
     if (plan.spec.postRenderer.args.length > 0) {
       throw new ChartroomError("CONFIG_INVALID", `helm.v3.Release takes a post-renderer command without arguments (charts.${plan.spec.key}.postRenderer)`, {
