@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand },
   plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand },
   render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand },
+  upgrade: { summary: "move pins to the highest version in range, showing what each move does", load: async () => (await import("./commands/upgrade.js")).upgradeCommand },
   check: { summary: "validate values for every chart and stack, catch unknown keys", load: async () => (await import("./commands/check.js")).checkCommand },
   explain: { summary: "why a chart gets its engine: hooks, CRDs, schema, pins", load: async () => (await import("./commands/explain.js")).explainCommand },
   types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand },

@@ -198,7 +198,7 @@ describe("chartroom plan", () => {
 });
 
 describe("command line", () => {
-  it.each(["lock", "outdated", "plan"])("%s --help describes the command and the common options", async (name) => {
+  it.each(["lock", "outdated", "plan", "render", "diff", "check", "types", "explain", "upgrade"])("%s --help describes the command and the common options", async (name) => {
     const result = await cli(ROOT, [name, "--help"]);
     expect(result.exitCode).toBe(0);
     expect(result.output).toContain(`usage: chartroom ${name}`);
@@ -276,5 +276,40 @@ describe("hostile archives in a repository", () => {
     expect(await snapshot(dir, ["chartroom.config.ts", "charts/index.yaml", "charts.lock.json"])).toStrictEqual(before);
     await expect(readFile(join(dir, "escaped.txt"))).rejects.toThrow();
     await expect(readFile("/tmp/chartroom-escaped.txt")).rejects.toThrow();
+  });
+});
+
+describe("chartroom upgrade", () => {
+  async function platformWithNewReleases(): Promise<string> {
+    const dir = await tempDir();
+    const mtime = new Date("2026-01-01T00:00:00Z");
+    const build = (name: string, version: string) => buildChart(join(FIXTURES, name, version), mtime);
+    await writeRepository(join(dir, "charts"), [await build("webapp", "1.0.0")]);
+    await writeFile(join(dir, "chartroom.config.ts"), `export default { repositories: { local: "file://./charts" }, charts: { webapp: { repository: "local", version: "~1.0.0", namespace: "web" } } };\n`);
+    expect((await cli(dir, ["lock"])).exitCode).toBe(0);
+    await writeRepository(join(dir, "charts"), [await build("webapp", "1.0.0"), await build("webapp", "1.0.1"), await build("webapp", "2.0.0")]);
+    return dir;
+  }
+
+  it("reports what the move to the highest version in range does, and writes nothing with --dry-run", async () => {
+    const dir = await platformWithNewReleases();
+    const before = await snapshot(dir, ["charts.lock.json"]);
+    const result = await cli(dir, ["upgrade", "--dry-run"]);
+    expect(result.errors).toBe("");
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("webapp · stack default · helm.v4.Chart · 1.0.0 → 1.0.1");
+    expect(result.output).toContain('spec.template.spec.containers[name=web].image: "registry.example.test/webapp:1.4.0" → "registry.example.test/webapp:1.4.1"');
+    expect(result.output).toContain("would upgrade: webapp 1.0.0 → 1.0.1");
+    expect(result.output).toContain('note: webapp: 2.0.0 is outside "~1.0.0"; change charts.webapp.version to take it');
+    expect(await snapshot(dir, ["charts.lock.json"])).toStrictEqual(before);
+  });
+
+  it("pins the new version", async () => {
+    const dir = await platformWithNewReleases();
+    const result = await cli(dir, ["upgrade"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain("upgraded: webapp 1.0.0 → 1.0.1");
+    expect(JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8")).charts.webapp.version).toBe("1.0.1");
+    expect((await cli(dir, ["upgrade"])).output.split("\n")[0]).toBe("every chart is on the highest version its range allows");
   });
 });
