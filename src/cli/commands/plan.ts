@@ -24,7 +24,7 @@ export interface PlanRow {
   engine?: string;
   outdated?: OutdatedRow;
   /** What moving to the next version (wanted, else latest) does, per stack. */
-  next?: { version: string; stacks: Record<string, Record<ObjectAction, number>> };
+  next?: { version: string; stacks: Record<string, Record<ObjectAction, number>>; contract: Record<string, number> };
   problems: string[];
 }
 
@@ -93,11 +93,13 @@ async function addNext(row: PlanRow, spec: ChartSpec, session: Session): Promise
   try {
     const version = await targetVersion(session, spec, next);
     const stacks: Record<string, Record<ObjectAction, number>> = {};
+    const contract: Record<string, number> = {};
     for (const stack of stacksFor(session)) {
       const report = await compareSides({ session, spec, target: { pin } }, { session, spec, target: { version } }, stack, { showSecrets: false, showBookkeeping: false, noCache: false });
       stacks[stackName(stack)] = countActions(report);
+      contract[stackName(stack)] = report.contract.filter((change) => change.kind !== "default").length;
     }
-    row.next = { version: next, stacks };
+    row.next = { version: next, stacks, contract };
   } catch (error) {
     if (!ChartroomError.isInstance(error)) throw error;
     row.problems.push(`rendering ${next}: ${error.code}: ${error.message}`);
@@ -135,7 +137,10 @@ function render(rows: PlanRow[], args: ParsedArgs): string {
   });
   const verified = rows.filter((row) => row.verified).length;
   const next = rows.filter((row) => row.next !== undefined).map((row) => {
-    const stacks = Object.entries(row.next?.stacks ?? {}).map(([stack, counts]) => `    ${stack}: ${describeCounts(counts)}`);
+    const stacks = Object.entries(row.next?.stacks ?? {}).map(([stack, counts]) => {
+      const contract = row.next?.contract[stack] ?? 0;
+      return `    ${stack}: ${describeCounts(counts)}${contract > 0 ? `; ${contract} values contract finding(s)` : ""}`;
+    });
     return [`  ${row.chart} ${row.pinned} → ${row.next?.version}`, ...stacks].join("\n");
   });
   const nextBlock = next.length === 0 ? "" : `\n\nWhat the next version does (chartroom diff <chart> --to <version> for details):\n${next.join("\n")}`;
