@@ -61,6 +61,7 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
   const noise = isReal(object) ? "" : paint("  (changes on every render only)", "dim");
   const lines = [`  ${paint(`${MARK[object.action]} ${object.display}${label}`, colour)}${hook}${source}${noise}`];
   for (const change of object.changes) lines.push(...changeLines(change, paint));
+  for (const kept of object.unchangedSecrets ?? []) lines.push(paint(`      ${kept.path}: secret unchanged (${kept.bytes} bytes)`, "dim"));
   if (object.body !== undefined) {
     const sign = object.action === "add" ? "+" : "-";
     for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n")) lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));

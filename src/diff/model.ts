@@ -29,6 +29,8 @@ export interface ObjectReport {
   /** For `add` and `delete`: the whole object (Secret values masked). */
   body?: Record<string, unknown>;
   changes: ReportedChange[];
+  /** For a changed Secret: its values that did not change, by byte length (values are never shown). */
+  unchangedSecrets?: { path: string; bytes: number }[];
   /** For `replace`: which immutable fields changed, and what each engine will do. */
   replacement?: { fields: string[]; consequences: { chart: string; release: string } };
 }

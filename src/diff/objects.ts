@@ -2,7 +2,7 @@ import { displayName, type RenderedObject } from "../render/manifest.js";
 import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
 import { CONSEQUENCES, type ChangeTag, type ObjectReport, type ReportedChange } from "./model.js";
 import { formatPath } from "./path.js";
-import { isSecretValuePath, maskSecretBody, maskSecretChange } from "./secrets.js";
+import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "./structural.js";
 
 export interface DiffOptions {
@@ -73,6 +73,10 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
     }
   }
   const report: ObjectReport = { ...base(after, immutableFields.size > 0 ? "replace" : "update"), changes };
+  if (secret && changes.some((change) => change.secret !== undefined)) {
+    const unchanged = unchangedSecretValues(before.body, after.body);
+    if (unchanged.length > 0) report.unchangedSecrets = unchanged;
+  }
   if (immutableFields.size > 0) report.replacement = { fields: [...immutableFields].sort(), consequences: CONSEQUENCES };
   return report;
 }

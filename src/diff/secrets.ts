@@ -60,3 +60,17 @@ export function maskSecretBody(body: Record<string, unknown>): Record<string, un
   }
   return out;
 }
+
+/** The Secret values present and equal on both sides, by byte length. */
+export function unchangedSecretValues(before: Record<string, unknown>, after: Record<string, unknown>): { path: string; bytes: number }[] {
+  const out: { path: string; bytes: number }[] = [];
+  for (const field of ["data", "stringData"]) {
+    const old = before[field];
+    const now = after[field];
+    if (!isRecord(old) || !isRecord(now)) continue;
+    for (const key of Object.keys(now).sort()) {
+      if (Object.hasOwn(old, key) && old[key] === now[key]) out.push({ path: `${field}.${key}`, bytes: byteLength(now[key], field) });
+    }
+  }
+  return out;
+}

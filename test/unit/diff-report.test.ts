@@ -91,10 +91,20 @@ describe("chartReport", () => {
       ["stringData.raw", "added"],
     ]);
     expect(secretChanges?.[0]?.after).toStrictEqual({ masked: true, bytes: planted.length });
+    expect(report.charts[0]?.objects.find((o) => o.id === "/Secret/ns/s")?.unchangedSecrets).toBeUndefined();
     for (const text of [JSON.stringify(report), formatText(report), formatMarkdown(report)]) {
       expect(text).not.toContain(planted);
       expect(text).not.toContain(encoded);
     }
+  });
+
+  it("names the Secret values that did not change, with their byte length only", () => {
+    const secret = (password: string) => `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { user: ${Buffer.from("admin").toString("base64")}, password: ${Buffer.from(password).toString("base64")} }\n`;
+    const report = diffReport([chartReport(meta, side(secret("old-pass")), side(secret("new-longer-pass")), options)]);
+    const object = report.charts[0]?.objects[0];
+    expect(object?.unchangedSecrets).toStrictEqual([{ path: "data.user", bytes: 5 }]);
+    expect(formatText(report)).toContain("data.user: secret unchanged (5 bytes)");
+    expect(formatText(report)).not.toContain("admin");
   });
 
   it("pairs a deleted and an added object of the same kind with mostly the same content as a rename", () => {
