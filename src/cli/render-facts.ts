@@ -13,8 +13,8 @@ import type { Session } from "./session.js";
  * the fields that change on every render.
  */
 export function renderFactsFor(session: Session): (spec: ChartSpec, archive: FetchedArchive) => Promise<RenderFacts> {
+  // The archive is in the store already: fetchVerified put it there (or found it).
   return async (spec, archive) => {
-    await session.store.put(archive.digest, archive.data);
     const facts: RenderFacts = { hooks: {}, unstable: {} };
     for (const stack of stacksFor(session)) {
       const rendering = await renderChart(
