@@ -1,19 +1,13 @@
 import { inspectArchive, type ChartInspection } from "../chart/inspect.js";
 import type { ChartSpec } from "../config/types.js";
-import type { LockedChart } from "../lock/schema.js";
-import { verifyPin } from "../lock/verify.js";
-import { fetchVerified } from "../sources/archive-cache.js";
-import type { ChartVersion } from "../sources/types.js";
 import type { ValuesContract } from "../values/check.js";
-import type { Session } from "./session.js";
+import { archiveFor, type ArchiveTarget, type Session } from "./session.js";
 
 const inspections = new Map<string, Promise<ChartInspection>>();
 
 /** A chart version's values contract, from its (verified, cached) archive; inspected once per digest. */
-export async function contractFor(session: Session, spec: ChartSpec, target: { pin: LockedChart } | { version: ChartVersion }): Promise<ValuesContract & { version: string }> {
-  const source = session.sources.get(spec.repository.name);
-  if (source === undefined) throw new Error(`no source for ${spec.repository.name}`);
-  const archive = "pin" in target ? await verifyPin(source, spec.key, target.pin, session.store) : await fetchVerified(source, target.version, session.store);
+export async function contractFor(session: Session, spec: ChartSpec, target: ArchiveTarget): Promise<ValuesContract & { version: string }> {
+  const archive = await archiveFor(session, spec, target);
   let inspection = inspections.get(archive.digest);
   if (inspection === undefined) {
     inspection = inspectArchive(archive.data, spec.key);

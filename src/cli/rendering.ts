@@ -1,12 +1,8 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
-import type { LockedChart } from "../lock/schema.js";
-import { verifyPin } from "../lock/verify.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, type Rendering } from "../render/render.js";
-import { fetchVerified } from "../sources/archive-cache.js";
-import type { ChartVersion } from "../sources/types.js";
 import { readValuesLayers } from "../values/layers.js";
-import type { Session } from "./session.js";
+import { archiveFor, type ArchiveTarget, type Session } from "./session.js";
 
 /** The stacks to render: those named, else all declared, else one without a kube version. */
 export function stacksFor(session: Session, only?: string): (StackSpec | undefined)[] {
@@ -23,7 +19,7 @@ export interface RenderRequest {
   spec: ChartSpec;
   stack: StackSpec | undefined;
   /** A locked pin, or a version listed by the repository. */
-  target: { pin: LockedChart } | { version: ChartVersion };
+  target: ArchiveTarget;
   noCache: boolean;
   /** Shared between the two sides of one comparison. */
   shared?: SharedBlocks;
@@ -32,12 +28,7 @@ export interface RenderRequest {
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
 export async function renderFor(request: RenderRequest): Promise<Rendering & { version: string }> {
   const { session, spec, stack } = request;
-  const source = session.sources.get(spec.repository.name);
-  if (source === undefined) throw new Error(`no source for ${spec.repository.name}`);
-  const archive =
-    "pin" in request.target
-      ? await verifyPin(source, spec.key, request.target.pin, session.store)
-      : await fetchVerified(source, request.target.version, session.store);
+  const archive = await archiveFor(session, spec, request.target);
   const version = "pin" in request.target ? request.target.pin.version : request.target.version.version;
   const rendering = await renderChart(
     {

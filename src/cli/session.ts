@@ -4,11 +4,12 @@ import type { ChartSpec, Config } from "../config/types.js";
 import { ChartroomError } from "../errors.js";
 import { didYouMean } from "../util/nearest.js";
 import { readLock } from "../lock/read.js";
-import { LOCKFILE_NAME, type Lockfile } from "../lock/schema.js";
+import { LOCKFILE_NAME, type LockedChart, type Lockfile } from "../lock/schema.js";
+import { verifyPin } from "../lock/verify.js";
 import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
 import { sourcesFor } from "../sources/api.js";
-import { diskArchiveStore, type ArchiveStore } from "../sources/archive-cache.js";
-import type { ChartSource } from "../sources/types.js";
+import { diskArchiveStore, fetchVerified, type ArchiveStore } from "../sources/archive-cache.js";
+import type { ChartSource, ChartVersion, FetchedArchive } from "../sources/types.js";
 import { cacheDir } from "../util/cache-dir.js";
 import type { CliContext, ParsedArgs } from "./command.js";
 
@@ -22,6 +23,28 @@ export interface Session {
   cacheRoot: string;
   /** Located on first use: commands that never render never need helm. */
   helm: () => Promise<HelmBinary>;
+  /** Archives fetched and verified in this run, by chart and target: each is fetched once. */
+  archives: Map<string, Promise<FetchedArchive>>;
+}
+
+/** A pinned chart, or a version the repository lists. */
+export type ArchiveTarget = { pin: LockedChart } | { version: ChartVersion };
+
+/**
+ * The archive of a target, verified once per run: a pin against every digest
+ * the lock holds (for OCI, one manifest request), a listed version against
+ * the listing. Render, contract and plan steps all ask for the same ones.
+ */
+export function archiveFor(session: Session, spec: ChartSpec, target: ArchiveTarget, listing?: readonly ChartVersion[]): Promise<FetchedArchive> {
+  const key = "pin" in target ? `${spec.key}\u0000pin\u0000${target.pin.digest}\u0000${target.pin.manifestDigest ?? ""}` : `${spec.key}\u0000version\u0000${target.version.version}`;
+  let hit = session.archives.get(key);
+  if (hit === undefined) {
+    const source = session.sources.get(spec.repository.name);
+    if (source === undefined) throw new Error(`no source for ${spec.repository.name}`);
+    hit = "pin" in target ? verifyPin(source, spec.key, target.pin, session.store, listing) : fetchVerified(source, target.version, session.store);
+    session.archives.set(key, hit);
+  }
+  return hit;
 }
 
 export async function openSession(context: CliContext, args: ParsedArgs): Promise<Session> {
@@ -42,6 +65,7 @@ export async function openSessionAt(context: CliContext, cwd: string, file?: str
     store: diskArchiveStore(cacheRoot),
     cacheRoot,
     helm: () => (helm ??= locateHelm({ cacheRoot, env: context.env })),
+    archives: new Map(),
   };
 }
 

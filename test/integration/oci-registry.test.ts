@@ -194,6 +194,27 @@ describe("an OCI registry behind the token flow", () => {
     }
   });
 
+  it("fetches each archive once per run: plan verifies the pin and renders the next version without asking twice", async () => {
+    const proxy = await startTokenProxy(registry.base);
+    try {
+      const dir = await tempDir();
+      await writeConfig(dir, { url: `oci://${proxy.host}/charts`, plainHttp: true }, charts());
+      expect((await cli(dir, ["lock"])).errors).toBe("");
+      proxy.seen.length = 0;
+      const plan = await cli(dir, ["plan"]);
+      expect(plan.exitCode).toBe(0);
+      expect(plan.output).toContain("webapp 1.0.1 → 2.0.0");
+      const authorised = proxy.seen.filter((r) => r.authorization !== undefined);
+      // The pin: one manifest request, however many steps (verify, render, values contract) need it.
+      expect(authorised.filter((r) => r.url.endsWith("/manifests/1.0.1"))).toHaveLength(1);
+      // The next version: one manifest and one chart download, shared by rendering and the contract.
+      expect(authorised.filter((r) => r.url.endsWith("/manifests/2.0.0"))).toHaveLength(1);
+      expect(authorised.filter((r) => r.url.includes("/blobs/"))).toHaveLength(1);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it("retries a 500 and then succeeds", async () => {
     const proxy = await startTokenProxy(registry.base);
     proxy.faults.failures = 1;

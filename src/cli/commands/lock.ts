@@ -3,12 +3,11 @@ import { ChartroomError } from "../../errors.js";
 import { findStale } from "../../lock/stale.js";
 import { describeChanges, updateLock, type LockChange } from "../../lock/update.js";
 import { serialiseLock, writeLock } from "../../lock/write.js";
-import { verifyPin } from "../../lock/verify.js";
 import { mapLimit } from "../../util/pool.js";
 import type { Command, CommandResult, ParsedArgs } from "../command.js";
 import { markdownTable, textTable } from "../format.js";
 import { renderFactsFor } from "../render-facts.js";
-import { openSession, type Session } from "../session.js";
+import { archiveFor, openSession, type Session } from "../session.js";
 
 export const lockCommand: Command = {
   name: "lock",
@@ -65,7 +64,7 @@ async function frozen(session: Session, args: ParsedArgs): Promise<CommandResult
     if (pin === undefined) return;
     const source = session.sources.get(spec.repository.name);
     if (source === undefined) return;
-    await verifyPin(source, spec.key, pin, session.store, await source.listVersions(spec.chart));
+    await archiveFor(session, spec, { pin }, await source.listVersions(spec.chart));
   });
   return { output: report(describeChanges(lock, lock), args, "charts.lock.json matches the config; every pinned archive verified"), exitCode: 0 };
 }

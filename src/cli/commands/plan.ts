@@ -7,11 +7,10 @@ import { ChartroomError } from "../../errors.js";
 import { outdatedRow, type OutdatedRow } from "../../lock/outdated.js";
 import type { LockedChart } from "../../lock/schema.js";
 import { staleReasons } from "../../lock/stale.js";
-import { verifyPin } from "../../lock/verify.js";
 import { mapLimit } from "../../util/pool.js";
 import type { Command, ParsedArgs } from "../command.js";
 import { markdownTable, shortDigest, textTable } from "../format.js";
-import { openSession, selectCharts, type Session } from "../session.js";
+import { archiveFor, openSession, selectCharts, type Session } from "../session.js";
 
 /** One chart's line in the plan: the pin, whether its archive checks out, what is newer. */
 export interface PlanRow {
@@ -75,7 +74,7 @@ async function planRow(spec: ChartSpec, session: Session): Promise<PlanRow> {
   try {
     const versions = await source.listVersions(spec.chart);
     row.outdated = outdatedRow(spec, pin, versions);
-    await verifyPin(source, spec.key, pin, session.store, versions);
+    await archiveFor(session, spec, { pin }, versions);
     row.verified = true;
   } catch (error) {
     if (!ChartroomError.isInstance(error)) throw error;
