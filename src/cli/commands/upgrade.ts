@@ -29,7 +29,7 @@ export const upgradeCommand: Command = {
   async run(context, args) {
     const session = await openSession(context, args);
     const reports: ChartReport[] = [];
-    const moves: string[] = [];
+    const moves: { key: string; from: string; to: string }[] = [];
     const notes: string[] = [];
     for (const spec of selectCharts(session.config.charts, args.positionals)) {
       const pin = requirePin(session, spec);
@@ -42,20 +42,21 @@ export const upgradeCommand: Command = {
         notes.push(`${spec.key}: ${latest.version} is outside "${spec.range}"; change charts.${spec.key}.version to take it (see \`chartroom diff ${spec.key} --to latest\`)`);
       }
       if (wanted === undefined || !semver.gt(wanted.version, pin.version)) continue;
-      moves.push(`${spec.key} ${pin.version} → ${wanted.version}`);
+      moves.push({ key: spec.key, from: pin.version, to: wanted.version });
       for (const stack of stacksFor(session, args.values.stack as string | undefined)) {
         context.progress(`rendering ${spec.key} ${pin.version} and ${wanted.version} for ${stack?.name ?? "default"}`);
         reports.push(await compareSides({ session, spec, target: { pin } }, { session, spec, target: { version: wanted } }, stack, { showSecrets: false, showBookkeeping: false, noCache: false }));
       }
     }
     const dryRun = args.values["dry-run"] === true;
-    const keys = moves.map((move) => move.split(" ")[0] ?? "");
+    const keys = moves.map((move) => move.key);
     if (!dryRun && keys.length > 0) {
       const { lock } = await updateLock({ config: session.config, previous: session.lock, only: keys, sources: session.sources, store: session.store, renderFacts: renderFactsFor(session) });
       await writeLock(session.lockPath, lock);
     }
     const report = diffReport(reports);
-    const headline = moves.length === 0 ? "every chart is on the highest version its range allows" : `${dryRun ? "would upgrade" : "upgraded"}: ${moves.join(", ")}`;
+    const shown = moves.map((move) => `${move.key} ${move.from} → ${move.to}`).join(", ");
+    const headline = moves.length === 0 ? "every chart is on the highest version its range allows" : `${dryRun ? "would upgrade" : "upgraded"}: ${shown}`;
     if (args.format === "json") return { output: JSON.stringify({ moves, written: !dryRun && moves.length > 0, notes, report }, null, 2), exitCode: dryRun && moves.length > 0 ? 2 : 0 };
     const body = reports.length === 0 ? "" : args.format === "markdown" ? formatMarkdown(report) : formatText(report, args.paint);
     const output = [body, headline, notes.map((note) => `note: ${note}`).join("\n")].filter(Boolean).join("\n\n");
