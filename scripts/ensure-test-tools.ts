@@ -1,19 +1,36 @@
-// Run before the tests: the OCI tests need Debian's docker-registry (CNCF
-// distribution). Installs it when missing and we may (root with apt-get);
-// otherwise says exactly what to run. Helm comes from dev dependencies.
+// Run before the tests (npm's pretest): installs or builds what the tests
+// need, and says exactly what to run where it may not.
+// - Debian's docker-registry for the OCI tests (apt-get, as root);
+// - the real Pulumi engine, built from Go modules (engine/build.sh, cached);
+// - dist/, which the example Pulumi program imports as `chartroom/pulumi`.
+// Helm comes from dev dependencies.
 import { execFileSync, spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
 
 function onPath(command: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
 }
 
-if (!onPath("docker-registry")) {
-  const root = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!root || !onPath("apt-get")) {
-    process.stderr.write("The OCI tests need docker-registry: run `sudo apt-get install -y docker-registry` and try again.\n");
-    process.exit(1);
-  }
-  process.stderr.write("installing docker-registry for the OCI tests (apt-get)…\n");
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-  execFileSync("apt-get", ["install", "-y", "-qq", "docker-registry"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
 }
+
+function aptInstall(packages: string[], why: string): void {
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!root || !onPath("apt-get")) fail(`${why}: run \`sudo apt-get install -y ${packages.join(" ")}\` and try again.`);
+  process.stderr.write(`installing ${packages.join(", ")} (${why}; apt-get)…\n`);
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+  execFileSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
+if (!onPath("docker-registry")) aptInstall(["docker-registry"], "the OCI tests need docker-registry");
+
+// Prints progress on stderr; the second run only hashes go.sum and returns.
+const engine = spawnSync("bash", [resolve(root, "engine/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+if (engine.status !== 0) fail("the engine tests need the Pulumi engine: engine/build.sh failed (see above).");
+
+const build = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+if (build.status !== 0) fail("the example Pulumi program imports dist/: `npm run build` failed (see above).");
