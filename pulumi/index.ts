@@ -8,10 +8,14 @@ import { deployCharts } from "chartroom/pulumi";
 import config from "../chartroom.config.js";
 
 const stack = pulumi.getStack();
-const cluster = new pulumi.Config("cluster");
+const settings = new pulumi.Config();
+const renderTo = settings.get("renderYamlToDirectory");
 
 // Never the machine's ambient kubeconfig: the cluster comes from stack config.
-const provider = new k8s.Provider("cluster", { kubeconfig: cluster.requireSecret("kubeconfig") });
+// With renderYamlToDirectory the provider writes what it would apply instead
+// (it refuses a kubeconfig then, and still asks the machine's own kubeconfig
+// for the cluster's version when one is reachable).
+const provider = new k8s.Provider("cluster", renderTo === undefined ? { kubeconfig: settings.requireSecret("kubeconfig") } : { renderYamlToDirectory: renderTo });
 
 export const charts = deployCharts(config, {
   stack,
@@ -21,7 +25,7 @@ export const charts = deployCharts(config, {
     // Typed by chartroom.types.ts: a wrong key or type fails tsc.
     webapp: {
       podAnnotations: { "example.test/stack": stack },
-      auth: { password: cluster.requireSecret("webappPassword") },
+      auth: { password: settings.requireSecret("webappPassword") },
     },
   },
 }).then((deployments) =>

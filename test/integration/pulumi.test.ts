@@ -51,7 +51,7 @@ beforeAll(async () => {
     });
     return original(req, callback);
   };
-  pulumi.runtime.setAllConfig({ "cluster:kubeconfig": "apiVersion: v1\nkind: Config\n", "cluster:webappPassword": PASSWORD }, ["cluster:kubeconfig", "cluster:webappPassword"]);
+  pulumi.runtime.setAllConfig({ "platform:kubeconfig": "apiVersion: v1\nkind: Config\n", "platform:webappPassword": PASSWORD }, ["platform:kubeconfig", "platform:webappPassword"]);
 });
 
 interface RegisterRequest {
@@ -75,8 +75,9 @@ describe("the example Pulumi program, under mocks", () => {
   beforeAll(async () => {
     const program = (await import("../../pulumi/index.js")) as { charts: Promise<typeof charts> };
     charts = await program.charts;
-    await Promise.all(Object.values(charts).map((chart) => settle(chart.version)));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every registration the program started has reached the (mock) monitor.
+    const settings = (await import("@pulumi/pulumi/runtime/settings.js")) as unknown as { waitForRPCs(): Promise<void> };
+    await settings.waitForRPCs();
   });
 
   it("deploys the web app as helm.v4.Chart with the pinned archive and its validated values, kept secret", async () => {
@@ -112,7 +113,7 @@ describe("the example Pulumi program, under mocks", () => {
   it("turns dependsOn between charts into Pulumi dependsOn between deployments", () => {
     const storefront = resource("chartroom:index:ChartDeployment", "storefront");
     expect(storefront?.dependencies.some((urn) => urn.endsWith("::widgets-operator"))).toBe(true);
-    expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual([]);
+    expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web"]);
   });
 
   it("adds the CRD-retaining transform to helm.v4.Chart deployments", () => {

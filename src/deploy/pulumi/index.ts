@@ -36,6 +36,14 @@ export interface DeployOptions {
   allowAmbientKubeconfig?: boolean;
   /** Values given in code, highest precedence. */
   values?: CodeValues;
+  /**
+   * Create a Namespace for every namespace the charts use (except the ones
+   * every cluster has), each chart depending on its own. Neither engine
+   * creates them: helm.v4.Chart never does, and chartroom leaves
+   * helm.v3.Release's `createNamespace` off so one mechanism serves both.
+   * @default true
+   */
+  createNamespaces?: boolean;
   /** Folder of chartroom.config.ts, charts.lock.json and values/. @default process.cwd() */
   dir?: string;
   env?: NodeJS.ProcessEnv;
@@ -128,14 +136,25 @@ export async function deployCharts(config: unknown, options: DeployOptions): Pro
     });
   }
   const plans = await planDeployments(config, { stack: options.stack, dir: options.dir, env: options.env });
+  const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options.provider);
   const schemas = new SchemaCache();
   const created: Record<string, ChartDeployment> = {};
   for (const plan of dependencyOrder(plans)) {
-    const dependsOn = plan.spec.dependsOn.map((key) => created[key]).filter((item): item is ChartDeployment => item !== undefined);
+    const namespace = namespaces.get(plan.spec.namespace);
+    const dependsOn = [...plan.spec.dependsOn.map((key) => created[key]), namespace].filter((item): item is ChartDeployment | k8s.core.v1.Namespace => item !== undefined);
     const values = (options.values as Record<string, unknown> | undefined)?.[plan.spec.key];
     created[plan.spec.key] = new ChartDeployment(plan.spec.key, { plan, values, provider: options.provider, env: options.env, schemas }, { dependsOn });
   }
   return created;
+}
+
+/** Namespaces every cluster has: creating one fails with AlreadyExists, deleting one is a disaster. */
+const BUILT_IN_NAMESPACES = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
+
+function createNamespaces(plans: DeploymentPlan[], provider: k8s.Provider | undefined): Map<string, k8s.core.v1.Namespace> {
+  const names = [...new Set(plans.map((plan) => plan.spec.namespace))].filter((name) => !BUILT_IN_NAMESPACES.has(name)).sort();
+  const opts = provider === undefined ? {} : { provider };
+  return new Map(names.map((name) => [name, new k8s.core.v1.Namespace(`namespace-${name}`, { metadata: { name } }, opts)]));
 }
 
 /** Plans ordered so every chart comes after the charts it depends on (the config has no cycles). */
