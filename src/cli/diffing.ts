@@ -1,6 +1,7 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ChartReport } from "../diff/model.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
+import type { ValuesLayer } from "../render/template.js";
 import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
 import { ChartroomError } from "../errors.js";
 import type { LockedChart } from "../lock/schema.js";
@@ -22,11 +23,13 @@ export interface Side {
 
 export interface CompareOptions extends ReportOptions {
   noCache: boolean;
+  /** Values files from the command line, on both sides (as values given in code). */
+  extra?: ValuesLayer[];
 }
 
 export async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared?: SharedBlocks): Promise<ChartSide | null> {
   if (side === null) return null;
-  const rendering = await renderFor({ ...side, stack, noCache: options.noCache, shared });
+  const rendering = await renderFor({ ...side, stack, noCache: options.noCache, shared, extra: options.extra });
   return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable) };
 }
 

@@ -1,6 +1,7 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, type Rendering } from "../render/render.js";
+import type { ValuesLayer } from "../render/template.js";
 import { readValuesLayers } from "../values/layers.js";
 import { archiveFor, type ArchiveTarget, type Session } from "./session.js";
 
@@ -23,6 +24,8 @@ export interface RenderRequest {
   noCache: boolean;
   /** Shared between the two sides of one comparison. */
   shared?: SharedBlocks;
+  /** Values files named on the command line, above the platform's (as values given in code are). */
+  extra?: ValuesLayer[];
 }
 
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
@@ -39,7 +42,7 @@ export async function renderFor(request: RenderRequest): Promise<Rendering & { v
       namespace: spec.namespace,
       kubeVersion: stack?.kubeVersion,
       apiVersions: stack?.apiVersions ?? [],
-      values: await readValuesLayers(session.config.dir, spec.key, stack?.name),
+      values: [...(await readValuesLayers(session.config.dir, spec.key, stack?.name)), ...(request.extra ?? [])],
     },
     { cacheRoot: session.cacheRoot, noCache: request.noCache, shared: request.shared },
   );

@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import { formatValue } from "./format-value.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "./model.js";
-import { isReal } from "./report.js";
+import { isBookkeepingOnly, isReal } from "./report.js";
 
 export type Paint = (text: string, colour: "red" | "green" | "yellow" | "cyan" | "dim" | "bold") => string;
 
@@ -32,6 +32,8 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   }
   if (chart.unstable.paths.length > 0) {
     lines.push(paint(`  changes on every render (not counted): ${chart.unstable.paths.join(", ")}`, "dim"));
+    const replaced = chart.unstable.churn.filter((item) => item.step === "replace").map((item) => item.display);
+    if (replaced.length > 0) lines.push(paint(`    helm.v4.Chart replaces ${replaced.join(", ")} at every \`pulumi up\` because of them`, "yellow"));
     lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
   }
   return lines.join("\n");
@@ -58,7 +60,7 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
   const label = object.action === "replace" ? " REPLACE" : object.action === "rename" ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)` : "";
   const hook = object.hook ? ` [hook ${object.hook.events.join(",")}${object.hook.test ? ", test" : ""}]` : "";
   const source = object.source ? paint(`  ${object.source}`, "dim") : "";
-  const noise = isReal(object) ? "" : paint("  (changes on every render only)", "dim");
+  const noise = isReal(object) ? "" : paint(isBookkeepingOnly(object) ? "  (bookkeeping only)" : "  (changes on every render only)", "dim");
   const lines = [`  ${paint(`${MARK[object.action]} ${object.display}${label}`, colour)}${hook}${source}${noise}`];
   for (const change of object.changes) lines.push(...changeLines(change, paint));
   for (const kept of object.unchangedSecrets ?? []) lines.push(paint(`      ${kept.path}: secret unchanged (${kept.bytes} bytes)`, "dim"));
@@ -67,12 +69,22 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
     for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n")) lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));
   }
   if (object.replacement !== undefined) {
-    lines.push(paint(`      immutable: ${object.replacement.fields.join(", ")}`, "red"));
+    lines.push(paint(`      replaced for: ${object.replacement.fields.join(", ")}`, "red"));
     const [mine, other] = engine === "chart" ? ["chart", "release"] as const : ["release", "chart"] as const;
     lines.push(paint(`      → ${object.replacement.consequences[mine]}`, "red"));
     lines.push(paint(`        (${object.replacement.consequences[other]})`, "dim"));
   }
+  const step = stepNote(object, engine);
+  if (step !== undefined) lines.push(paint(`      → ${step}`, "red"));
   return lines;
+}
+
+/** What the engine does that the object's action alone does not say (every-run replacements are listed with the chart's noise). */
+function stepNote(object: ObjectReport, engine: "chart" | "release"): string | undefined {
+  if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
+  if (object.step === "recreate") return "helm.v4.Chart: the apiVersion is part of the child's URN, so Pulumi creates a new resource and deletes the old one";
+  if (object.step === "fails" && object.action !== "replace") return `${engine === "chart" ? "Pulumi's update" : "helm upgrade"} fails: the API server refuses to change an immutable field`;
+  return undefined;
 }
 
 function changeLines(change: ReportedChange, paint: Paint): string[] {

@@ -2,8 +2,23 @@ import type { HookInfo } from "../render/manifest.js";
 import type { ContractChange } from "../values/contract.js";
 import type { SecretState } from "./secrets.js";
 
-/** Tags that keep a change out of the exit code, or explain it. */
-export type ChangeTag = "bookkeeping" | "unstable" | "immutable";
+/**
+ * Tags that keep a change out of the exit code, or explain it: `immutable`
+ * the API server refuses it in place; `replaces` the chart's engine replaces
+ * the object for it (helm.v4.Chart's provider replaces ConfigMaps and Secrets
+ * whose contents change, among others).
+ */
+export type ChangeTag = "bookkeeping" | "unstable" | "immutable" | "replaces";
+
+/**
+ * What the chart's engine does to an object. helm.v4.Chart (each object a
+ * Pulumi resource): create, update, replace, delete, `recreate` when the
+ * child's URN moves (its name, or its apiVersion: a new resource is created
+ * and the old one deleted), `fails` when the API server refuses the update.
+ * helm.v3.Release (`helm upgrade`): create, update, delete, `fails` on an
+ * immutable field, `recreate` for a rename. `same` when nothing changes.
+ */
+export type EngineStep = "create" | "update" | "replace" | "delete" | "recreate" | "fails" | "same";
 
 export interface ReportedChange {
   path: string;
@@ -21,6 +36,8 @@ export interface ObjectReport {
   id: string;
   display: string;
   action: ObjectAction;
+  /** What the chart's engine does to it, noise included (the engine sees every field). */
+  step: EngineStep;
   apiVersion: string;
   source?: string;
   hook?: HookInfo;
@@ -44,8 +61,11 @@ export interface ChartReport {
   objects: ObjectReport[];
   /** Objects whose only changes were bookkeeping labels/annotations (hidden unless asked). */
   bookkeeping: { objects: number; fields: string[] };
-  /** Fields that differ between two renders of the same inputs. */
-  unstable: { objects: number; paths: string[] };
+  /**
+   * Fields that differ between two renders of the same inputs, and what the
+   * engine does to their objects at every run because of them (`churn`).
+   */
+  unstable: { objects: number; paths: string[]; churn: { id: string; display: string; step: EngineStep }[] };
   /** What the version change does to the values this platform sets (empty when the version is the same). */
   contract: ContractChange[];
   notes: string[];
@@ -61,5 +81,7 @@ export interface DiffReport {
 
 export const CONSEQUENCES = {
   chart: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
+  chartFails: "helm.v4.Chart: Pulumi updates the object and the API server refuses (the field is immutable); the object must be deleted first",
   release: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
+  releaseUpdates: "helm.v3.Release: `helm upgrade` updates the object in place",
 };

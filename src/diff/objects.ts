@@ -1,6 +1,7 @@
 import { displayName, type RenderedObject } from "../render/manifest.js";
 import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
-import { CONSEQUENCES, type ChangeTag, type ObjectReport, type ReportedChange } from "./model.js";
+import { engineStep, hitsForceNew, pulumiForceNew } from "./engine-steps.js";
+import { CONSEQUENCES, type ChangeTag, type EngineStep, type ObjectReport, type ReportedChange } from "./model.js";
 import { formatPath } from "./path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "./structural.js";
@@ -9,6 +10,8 @@ export interface DiffOptions {
   /** `id path` strings that change between two renders of the same inputs. */
   unstable: ReadonlySet<string>;
   showSecrets: boolean;
+  /** The chart's engine: it decides which changes replace an object. */
+  engine: "chart" | "release";
 }
 
 const RENAME_SIMILARITY = 0.7;
@@ -29,17 +32,18 @@ export function diffObjects(before: readonly RenderedObject[], after: readonly R
   const deleted = before.filter((object) => !next.has(object.id));
   const renamed = pairRenames(deleted, added);
   for (const [from, to] of renamed) {
-    const report = compare(from, to, options) ?? base(to, "update");
-    reports.push({ ...report, action: "rename", renamedFrom: { id: from.id, display: displayName(from) } });
+    // Created anew under its new name: nothing of it is replaced in place.
+    const { replacement: _replaced, ...report } = compare(from, to, options) ?? base(to, "update", "same");
+    reports.push({ ...report, action: "rename", step: "recreate", renamedFrom: { id: from.id, display: displayName(from) } });
   }
   const paired = new Set([...renamed].flatMap(([from, to]) => [from.id, to.id]));
-  for (const object of added) if (!paired.has(object.id)) reports.push({ ...base(object, "add"), body: safeBody(object, options) });
-  for (const object of deleted) if (!paired.has(object.id)) reports.push({ ...base(object, "delete"), body: safeBody(object, options) });
+  for (const object of added) if (!paired.has(object.id)) reports.push({ ...base(object, "add", "create"), body: safeBody(object, options) });
+  for (const object of deleted) if (!paired.has(object.id)) reports.push({ ...base(object, "delete", "delete"), body: safeBody(object, options) });
   return reports.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function base(object: RenderedObject, action: ObjectReport["action"]): ObjectReport {
-  const report: ObjectReport = { id: object.id, display: displayName(object), action, apiVersion: object.apiVersion, changes: [] };
+function base(object: RenderedObject, action: ObjectReport["action"], step: EngineStep): ObjectReport {
+  const report: ObjectReport = { id: object.id, display: displayName(object), action, step, apiVersion: object.apiVersion, changes: [] };
   if (object.source !== undefined) report.source = object.source;
   if (object.hook !== undefined) report.hook = object.hook;
   return report;
@@ -55,29 +59,43 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   // Helm creates hook objects anew on each run (their delete policy removes
   // the old one), so an immutable field on a hook is not a replacement.
   const prefixes = after.hook === undefined ? immutablePrefixes(before, after) : [];
+  const forceNew = after.hook === undefined && options.engine === "chart" ? pulumiForceNew(after) : [];
   const secret = isSecret(after) && !options.showSecrets;
   const changes: ReportedChange[] = [];
-  const immutableFields = new Set<string>();
+  const replaceFields = new Set<string>();
+  const seen = { immutable: false, forceNew: false };
   for (const change of raw) {
+    const immutable = hitsImmutable(change.path, prefixes);
+    const replaces = hitsForceNew(change.path, forceNew);
+    if (immutable !== undefined) seen.immutable = true;
+    if (replaces !== undefined) seen.forceNew = true;
     for (const shown of secret && isSecretValuePath(change.path) ? maskSecretChange(change) : [change]) {
       const path = formatPath(shown.path);
       const tags: ChangeTag[] = [];
       if (isBookkeeping(shown.path)) tags.push("bookkeeping");
       if (options.unstable.has(`${after.id} ${path}`) || options.unstable.has(`${before.id} ${path}`)) tags.push("unstable");
-      const immutable = hitsImmutable(shown.path, prefixes);
-      if (immutable !== undefined && !tags.includes("unstable")) {
-        tags.push("immutable");
-        immutableFields.add(immutable.join("."));
-      }
+      if (immutable !== undefined) tags.push("immutable");
+      if (replaces !== undefined) tags.push("replaces");
+      // Noise that forces a replacement still replaces, on every run: it is named, not counted.
+      if (!tags.includes("unstable")) for (const field of [immutable, replaces]) if (field !== undefined) replaceFields.add(field.join("."));
       changes.push(reported(shown, path, tags));
     }
   }
-  const report: ObjectReport = { ...base(after, immutableFields.size > 0 ? "replace" : "update"), changes };
+  const apiVersionMoved = before.apiVersion !== after.apiVersion;
+  const step = engineStep(options.engine, { action: "update", apiVersionMoved, forceNew: seen.forceNew, immutable: seen.immutable, changed: true });
+  const report: ObjectReport = { ...base(after, replaceFields.size > 0 ? "replace" : "update", step), changes };
   if (secret && changes.some((change) => change.secret !== undefined)) {
     const unchanged = unchangedSecretValues(before.body, after.body);
     if (unchanged.length > 0) report.unchangedSecrets = unchanged;
   }
-  if (immutableFields.size > 0) report.replacement = { fields: [...immutableFields].sort(), consequences: CONSEQUENCES };
+  if (replaceFields.size > 0) {
+    // Each engine's own story: the provider replaces on its fields, Helm fails on the API server's.
+    const consequences = {
+      chart: seen.forceNew ? CONSEQUENCES.chart : CONSEQUENCES.chartFails,
+      release: seen.immutable ? CONSEQUENCES.release : CONSEQUENCES.releaseUpdates,
+    };
+    report.replacement = { fields: [...replaceFields].sort(), consequences };
+  }
   return report;
 }
 

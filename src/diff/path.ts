@@ -19,3 +19,17 @@ export function startsWith(path: readonly Segment[], prefix: readonly string[]):
     return segment !== undefined && "key" in segment && segment.key === key;
   });
 }
+
+/** The inverse of formatPath, for paths stored as text (the lock's unstable fields). */
+export function parsePath(text: string): Segment[] {
+  const out: Segment[] = [];
+  const pattern = /([A-Za-z_][A-Za-z0-9_-]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\[([^=\]]+)=([^\]]*)\]|\./gy;
+  let match: RegExpExecArray | null;
+  while (pattern.lastIndex < text.length && (match = pattern.exec(text)) !== null) {
+    if (match[1] !== undefined) out.push({ key: match[1] });
+    else if (match[2] !== undefined) out.push({ key: JSON.parse(match[2]) as string });
+    else if (match[3] !== undefined) out.push({ index: Number(match[3]) });
+    else if (match[4] !== undefined) out.push({ match: match[4], value: match[5] ?? "" });
+  }
+  return out;
+}

@@ -1,5 +1,7 @@
 import { displayName, type RenderedObject } from "../render/manifest.js";
-import type { ChartReport, DiffReport, ObjectAction, ObjectReport } from "./model.js";
+import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
+import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport } from "./model.js";
+import { parsePath } from "./path.js";
 import { diffObjects } from "./objects.js";
 
 export interface ChartSide {
@@ -28,7 +30,7 @@ export function chartReport(
   // Noise only where both sides churn: a random value that is now pinned (or
   // a pinned one that is now random) is a real change, made once.
   const unstable = before === null || after === null ? new Set<string>() : new Set([...before.unstable].filter((entry) => after.unstable.has(entry)));
-  const all = diffObjects(before?.objects ?? [], after?.objects ?? [], { unstable, showSecrets: options.showSecrets });
+  const all = diffObjects(before?.objects ?? [], after?.objects ?? [], { unstable, showSecrets: options.showSecrets, engine: meta.engine });
   const bookkeepingFields = new Set<string>();
   let bookkeepingObjects = 0;
   const objects: ObjectReport[] = [];
@@ -36,7 +38,7 @@ export function chartReport(
     const hidden = report.changes.filter((change) => change.tags.includes("bookkeeping"));
     for (const change of hidden) bookkeepingFields.add(change.path.replace(/^.*?(labels|annotations)/, "$1"));
     const rest = options.showBookkeeping ? report.changes : report.changes.filter((change) => !change.tags.includes("bookkeeping"));
-    if (hidden.length > 0 && !options.showBookkeeping) bookkeepingObjects++;
+    if (hidden.length > 0 && (!options.showBookkeeping || hidden.length === report.changes.length)) bookkeepingObjects++;
     if (rest.length === 0 && (report.action === "update" || report.action === "replace")) continue;
     objects.push({ ...report, changes: rest });
   }
@@ -51,16 +53,40 @@ export function chartReport(
     to: after === null ? null : { version: after.version },
     objects,
     bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
-    unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths },
+    unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths, churn: churn(meta.engine, unstable, after?.objects ?? []) },
     contract: [],
     notes: [],
   };
+}
+
+/**
+ * What the engine does at every run to the objects with fields that differ
+ * at each render, changed or not in this diff: the engine renders again and
+ * sees them change. Under helm.v4.Chart a random Secret value replaces the
+ * Secret at every `pulumi up`.
+ */
+function churn(engine: "chart" | "release", unstable: ReadonlySet<string>, objects: readonly RenderedObject[]): { id: string; display: string; step: EngineStep }[] {
+  const byId = new Map(objects.map((object) => [object.id, object]));
+  const steps = new Map<string, EngineStep>();
+  for (const entry of unstable) {
+    const [id = "", ...rest] = entry.split(" ");
+    const object = byId.get(id);
+    if (object === undefined) continue;
+    const replaces = engine === "chart" && hitsForceNew(parsePath(rest.join(" ")), pulumiForceNew(object)) !== undefined;
+    if (replaces || !steps.has(id)) steps.set(id, replaces ? "replace" : "update");
+  }
+  return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Whether an object counts toward "something changed". */
 export function isReal(object: ObjectReport): boolean {
   if (object.action !== "update") return true;
   return object.changes.some((change) => !change.tags.includes("unstable") && !change.tags.includes("bookkeeping"));
+}
+
+/** An update whose only changes are the labels and annotations every chart version rewrites. */
+export function isBookkeepingOnly(object: ObjectReport): boolean {
+  return object.action === "update" && object.changes.length > 0 && object.changes.every((change) => change.tags.includes("bookkeeping"));
 }
 
 export function diffReport(charts: ChartReport[]): DiffReport {
@@ -70,7 +96,7 @@ export function diffReport(charts: ChartReport[]): DiffReport {
     summary.contract += chart.contract.filter(countsAsChange).length;
     for (const object of chart.objects) {
       if (isReal(object)) summary[object.action as ObjectAction]++;
-      else summary.unstable++;
+      else if (!isBookkeepingOnly(object)) summary.unstable++;
     }
   }
   const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange));

@@ -107,7 +107,11 @@ function toObject(body: Record<string, unknown>, source: string | undefined, nam
   const clusterScoped = CLUSTER_SCOPED.has(`${group}/${kind}`) || scopes.get(`${group}/${kind}`) === "Cluster";
   const objectNamespace = clusterScoped ? "" : typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : namespace;
   const name = String(metadata.name ?? metadata.generateName ?? "");
-  const object: RenderedObject = { id: objectId(group, kind, objectNamespace, name), apiVersion, group, kind, namespace: objectNamespace, name, body };
+  // Helm's install and the Pulumi provider both give a namespaced object the
+  // release namespace when its template names none: that is what is applied.
+  // Copied, not mutated: parsed blocks are shared between diff sides.
+  const applied = clusterScoped || metadata.namespace === objectNamespace ? body : { ...body, metadata: { ...metadata, namespace: objectNamespace } };
+  const object: RenderedObject = { id: objectId(group, kind, objectNamespace, name), apiVersion, group, kind, namespace: objectNamespace, name, body: applied };
   if (source !== undefined) object.source = source;
   const hook = hookInfo(metadata);
   if (hook !== undefined) object.hook = hook;

@@ -47,9 +47,30 @@ describe("chartReport", () => {
     expect(report.objects[0]?.replacement?.fields).toStrictEqual([field]);
   });
 
-  it("updates a mutable ConfigMap in place", () => {
+  it("updates a mutable ConfigMap in place under a Release, but helm.v4.Chart's provider replaces it", () => {
     const doc = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\ndata: { a: '${value}' }\n`;
-    expect(chartReport(meta, side(doc("1")), side(doc("2")), options).objects[0]?.action).toBe("update");
+    const release = chartReport({ ...meta, engine: "release" }, side(doc("1")), side(doc("2")), options).objects[0];
+    expect([release?.action, release?.step]).toStrictEqual(["update", "update"]);
+    const chart = chartReport(meta, side(doc("1")), side(doc("2")), options).objects[0];
+    expect([chart?.action, chart?.step, chart?.replacement?.fields]).toStrictEqual(["replace", "replace", ["data"]]);
+    expect(chart?.changes[0]?.tags).toStrictEqual(["replaces"]);
+  });
+
+  it.each([
+    ["a new image in a Deployment", "chart", "apps/v1", "Deployment", "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }", "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }", "update"],
+    ["a new image in a bare Pod", "chart", "v1", "Pod", "spec: { containers: [{ name: a, image: x }] }", "spec: { containers: [{ name: a, image: y }] }", "replace"],
+    ["a bare Pod's new image under a Release", "release", "v1", "Pod", "spec: { containers: [{ name: a, image: x }] }", "spec: { containers: [{ name: a, image: y }] }", "update"],
+    ["a Secret's data", "chart", "v1", "Secret", "data: { a: eA== }", "data: { a: eQ== }", "replace"],
+    ["a StatefulSet's revisionHistoryLimit", "chart", "apps/v1", "StatefulSet", "spec: { revisionHistoryLimit: 1 }", "spec: { revisionHistoryLimit: 2 }", "replace"],
+    ["a PVC's volumeMode (immutable, not replaced by the provider)", "chart", "v1", "PersistentVolumeClaim", "spec: { volumeMode: Filesystem }", "spec: { volumeMode: Block }", "fails"],
+    ["a Deployment selector under a Release", "release", "apps/v1", "Deployment", "spec: { selector: { matchLabels: { a: x } } }", "spec: { selector: { matchLabels: { a: y } } }", "fails"],
+    ["an apiVersion move under helm.v4.Chart", "chart", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "recreate"],
+    ["an apiVersion move under a Release", "release", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "update"],
+  ] as const)("predicts the engine's step for %s", (_, engine, apiVersion, kind, before, after, step) => {
+    const moved = apiVersion === "autoscaling/v2" ? "autoscaling/v2beta2" : apiVersion;
+    const doc = (version: string, body: string) => `apiVersion: ${version}\nkind: ${kind}\nmetadata: { name: x }\n${body}\n`;
+    const report = chartReport({ ...meta, engine }, side(doc(moved, before)), side(doc(apiVersion, after)), options);
+    expect(report.objects[0]?.step).toBe(step);
   });
 
   it("folds bookkeeping-only changes into one line and out of the exit code", () => {
@@ -65,9 +86,11 @@ describe("chartReport", () => {
     const secret = (value: string) => `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: ${value} }\n`;
     const unstable = ["/Secret/ns/s data.password"];
     const report = chartReport(meta, side(secret("YWFh"), "1", unstable), side(secret("YmJi"), "2", unstable), options);
-    expect(report.objects[0]?.changes[0]?.tags).toStrictEqual(["unstable"]);
+    expect(report.objects[0]?.changes[0]?.tags).toStrictEqual(["unstable", "replaces"]);
     expect(report.unstable.paths).toStrictEqual(["Secret ns/s: data.password"]);
     expect(diffReport([report]).changed).toBe(false);
+    // Not counted, but the provider replaces this Secret at every `pulumi up`.
+    expect([report.objects[0]?.action, report.objects[0]?.step]).toStrictEqual(["update", "replace"]);
   });
 
   it("counts a once-random value that is now pinned as a real change", () => {

@@ -8,6 +8,7 @@ import { relative } from "node:path";
 import type { Command, CliContext, ParsedArgs } from "../command.js";
 import { compareSides, requirePin, targetVersion, type CompareOptions, type Side } from "../diffing.js";
 import { stacksFor } from "../rendering.js";
+import { extraValues } from "./render.js";
 import { openSession, openSessionAt, selectCharts, type Session } from "../session.js";
 
 export const diffCommand: Command = {
@@ -22,6 +23,8 @@ export const diffCommand: Command = {
     "              working tree: the pull-request review (default: --base HEAD)",
     "",
     "      --stack <name>       one stack only",
+    "  -f, --values <file>      with --to and one chart: more values on both sides, as",
+    "                           values given in code in the Pulumi program are (repeatable)",
     "      --show-bookkeeping   show helm.sh/chart, app.kubernetes.io/version and checksum/* changes",
     "      --show-secrets       show Secret values (hidden by default: only byte lengths)",
     "      --no-cache           render again even when the render cache has the answer",
@@ -33,6 +36,7 @@ export const diffCommand: Command = {
     stack: { type: "string" },
     to: { type: "string" },
     base: { type: "string" },
+    values: { type: "string", short: "f", multiple: true },
     "show-bookkeeping": { type: "boolean" },
     "show-secrets": { type: "boolean" },
     "no-cache": { type: "boolean" },
@@ -41,10 +45,15 @@ export const diffCommand: Command = {
     if (args.values.to !== undefined && args.values.base !== undefined) {
       throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
     }
+    const files = (args.values.values as string[] | undefined) ?? [];
+    if (files.length > 0 && (args.values.to === undefined || args.positionals.length !== 1)) {
+      throw new ChartroomError("USAGE", "--values goes with --to and one chart", { hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>" });
+    }
     const options: CompareOptions = {
       showSecrets: args.values["show-secrets"] === true,
       showBookkeeping: args.values["show-bookkeeping"] === true,
       noCache: args.values["no-cache"] === true,
+      extra: await extraValues(context.cwd, files),
     };
     const session = await openSession(context, args);
     const charts = typeof args.values.to === "string" ? await versionMode(context, session, args, args.values.to, options) : await baseMode(context, session, args, String(args.values.base ?? "HEAD"), options);

@@ -1,4 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { stringify } from "yaml";
+import type { ValuesLayer } from "../../render/template.js";
+import { parseValuesFile } from "../../values/layers.js";
 import { isSecret } from "../../diff/classify.js";
 import { maskSecretBody } from "../../diff/secrets.js";
 import { ChartroomError } from "../../errors.js";
@@ -20,18 +24,21 @@ export const renderCommand: Command = {
     "",
     "      --stack <name>     the stack (required when several are declared)",
     "      --version <v>      another version than the pin: exact, `wanted` or `latest`",
+    "  -f, --values <file>    more values above the platform's, as values given in code",
+    "                         in the Pulumi program are (repeatable; the last wins)",
     "      --summary          a table of the objects instead of YAML",
     "      --show-secrets     print Secret values",
     "      --no-cache         render again even when cached",
   ],
-  options: { stack: { type: "string" }, version: { type: "string" }, summary: { type: "boolean" }, "show-secrets": { type: "boolean" }, "no-cache": { type: "boolean" } },
+  options: { stack: { type: "string" }, version: { type: "string" }, values: { type: "string", short: "f", multiple: true }, summary: { type: "boolean" }, "show-secrets": { type: "boolean" }, "no-cache": { type: "boolean" } },
   async run(context, args) {
     const session = await openSession(context, args);
     const spec = requireChart(session, args.positionals[0], "render");
     const stack = pickStack(session.config.stacks, args.values.stack as string | undefined);
     const version = args.values.version as string | undefined;
     const target = version === undefined ? { pin: requirePin(session, spec) } : { version: await targetVersion(session, spec, version) };
-    const rendering = await renderFor({ session, spec, stack, target, noCache: args.values["no-cache"] === true });
+    const extra = await extraValues(context.cwd, (args.values.values as string[] | undefined) ?? []);
+    const rendering = await renderFor({ session, spec, stack, target, noCache: args.values["no-cache"] === true, extra });
     const objects = rendering.objects.map((object) => (isSecret(object) && args.values["show-secrets"] !== true ? { ...object, body: maskSecretBody(object.body) } : object));
     if (args.format === "json") return { output: JSON.stringify({ chart: spec.key, version: rendering.version, stack: stack?.name ?? null, objects }, null, 2), exitCode: 0 };
     if (args.format === "markdown" || args.values.summary === true) {
@@ -42,6 +49,19 @@ export const renderCommand: Command = {
     return { output: objects.map((object) => `---\n# Source: ${object.source ?? "(unknown)"}\n${stringify(object.body, { lineWidth: 0 }).trimEnd()}`).join("\n"), exitCode: 0 };
   },
 };
+
+/** Values files from the command line, read as they are: Helm parses them. */
+export async function extraValues(cwd: string, files: string[]): Promise<ValuesLayer[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const text = await readFile(resolve(cwd, file), "utf8").catch((error: NodeJS.ErrnoException) => {
+        throw new ChartroomError("USAGE", `cannot read values file ${file}: ${error.code ?? error.message}`, { place: { file }, hint: "check the path given to --values" });
+      });
+      parseValuesFile(file, text);
+      return { name: file, text };
+    }),
+  );
+}
 
 function pickStack<T extends { name: string }>(stacks: T[], name: string | undefined): T | undefined {
   if (name !== undefined) {
