@@ -1,0 +1,146 @@
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { load } from "js-yaml";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "..", "..");
+
+let bin: Promise<string> | undefined;
+
+/**
+ * The folder holding the real pulumi, pulumi-language-nodejs,
+ * pulumi-resource-kubernetes and helm, built by engine/build.sh (the test
+ * set-up builds them; here the script only hashes go.sum and prints the path).
+ */
+export function engineBin(): Promise<string> {
+  bin ??= run("bash", [join(ROOT, "engine", "build.sh")], { maxBuffer: 1 << 20, timeout: 60 * 60_000 }).then(({ stdout }) => stdout.trim());
+  return bin;
+}
+
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The example platform's files: what a user has in their repository. */
+const EXAMPLE = ["Pulumi.yaml", "package.json", "tsconfig.json", "chartroom.config.ts", "chartroom.types.ts", "charts.lock.json", "charts", "values", "pulumi"];
+
+/**
+ * A copy of the example Pulumi project in a temporary folder, with its own
+ * local backend, Pulumi home, passphrase and HOME (so no kubeconfig of this
+ * machine is found), and the engine first on PATH.
+ */
+export class ExampleProject {
+  private constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async create(prefix = "chartroom-engine-"): Promise<ExampleProject> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    for (const name of EXAMPLE) await cp(join(ROOT, name), join(dir, name), { recursive: true });
+    // Installed dependencies and the built package, as `npm install` leaves them.
+    await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    await symlink(join(ROOT, "dist"), join(dir, "dist"));
+    await mkdir(join(dir, ".state"));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: `${await engineBin()}:${process.env.PATH ?? ""}`,
+      HOME: dir,
+      PULUMI_HOME: join(dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "engine-test-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      CHARTROOM_CACHE: join(dir, ".cache"),
+      NO_COLOR: "1",
+    };
+    // The SDK's Provider takes KUBECONFIG as its kubeconfig, which the
+    // provider refuses next to renderYamlToDirectory.
+    delete env.KUBECONFIG;
+    return new ExampleProject(dir, env);
+  }
+
+  get rendered(): string {
+    return join(this.dir, "rendered");
+  }
+
+  /** Runs the real pulumi CLI in the project; never throws on a non-zero exit. */
+  async pulumi(args: string[], timeoutMs = 240_000): Promise<Outcome> {
+    return execute(join(await engineBin(), "pulumi"), [...args, "--non-interactive", "--color", "never"], this.dir, this.env, timeoutMs);
+  }
+
+  /** Runs chartroom's CLI as a user would, through npx in the project. */
+  async chartroom(args: string[]): Promise<Outcome> {
+    return execute(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], this.dir, this.env, 120_000);
+  }
+
+  /** `pulumi stack init`, the planted secret and render mode: a stack ready to preview. */
+  async initStack(stack: string, password: string): Promise<void> {
+    for (const args of [["stack", "init", stack], ["config", "set", "--secret", "webappPassword", password], ["config", "set", "renderYamlToDirectory", this.rendered]]) {
+      const outcome = await this.pulumi(args);
+      if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stderr}${outcome.stdout}`);
+    }
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function execute(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout: number): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd, env, timeout, maxBuffer: 64 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean };
+    if (failed.killed === true) throw new Error(`${file} ${args.join(" ")} timed out after ${timeout} ms`);
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+export interface WrittenObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+/** Every object the provider wrote under renderYamlToDirectory (its 0-crd and 1-manifest folders). */
+export async function writtenObjects(dir: string): Promise<WrittenObject[]> {
+  const out: WrittenObject[] = [];
+  for (const folder of ["0-crd", "1-manifest"]) {
+    const files = await readdir(join(dir, folder)).catch(() => [] as string[]);
+    for (const file of files.sort()) out.push(load(await readFile(join(dir, folder, file), "utf8")) as WrittenObject);
+  }
+  return out;
+}
+
+/** chartroom's object identity: `Kind.group namespace/name` (the group omitted for the core API). */
+export function displayOf(object: WrittenObject): string {
+  const group = object.apiVersion.includes("/") ? `.${object.apiVersion.split("/")[0]}` : "";
+  const where = object.metadata.namespace === undefined ? object.metadata.name : `${object.metadata.namespace}/${object.metadata.name}`;
+  return `${object.kind}${group} ${where}`;
+}
+
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  type: string;
+  name: string;
+}
+
+/** The steps of `pulumi preview --json`, one per resource URN. */
+export function previewSteps(json: string): PreviewStep[] {
+  const parsed = JSON.parse(json) as { steps?: { op: string; urn: string }[] };
+  return (parsed.steps ?? []).map((step) => {
+    const parts = step.urn.split("::");
+    const type = (parts[2] ?? "").split("$").at(-1) ?? "";
+    return { op: step.op, urn: step.urn, type, name: parts[3] ?? "" };
+  });
+}
