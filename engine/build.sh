@@ -77,8 +77,11 @@ build_host() {
 build_provider() {
   cp -R "$here/kubernetes" "$stage/kubernetes"
   cd "$stage/kubernetes"
+  # `go mod download` fetches the module when the cache is cold (`go list -m` would print nothing).
   local upstream
-  upstream=$(go list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4)/cmd/pulumi-resource-kubernetes
+  upstream=$(go mod download -json github.com/pulumi/pulumi-kubernetes/provider/v4 | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -n "$upstream" ] || { echo "could not locate the provider module" >&2; return 1; }
+  upstream=$upstream/cmd/pulumi-resource-kubernetes
   mkdir -p cmd/pulumi-resource-kubernetes
   cp "$upstream"/main.go "$upstream"/generate.go "$upstream"/schema.json "$upstream"/terraform-mapping.json cmd/pulumi-resource-kubernetes/
   chmod -R u+w cmd
