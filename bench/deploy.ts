@@ -6,10 +6,9 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { normaliseConfig } from "../src/config/normalise.js";
 import { deployCharts } from "../src/deploy/pulumi/index.js";
-import { updateLock } from "../src/lock/update.js";
-import { writeLock } from "../src/lock/write.js";
-import { sourcesFor } from "../src/sources/api.js";
-import { diskArchiveStore } from "../src/sources/archive-cache.js";
+import { resolveLock } from "../src/workflows/lock.js";
+import { projectOf } from "../src/workflows/project.js";
+import { writeLock } from "../src/lockfile/write.js";
 
 const CHARTS = 50;
 const ROOT = resolve(import.meta.dirname, "..");
@@ -29,7 +28,7 @@ async function platform(dir: string): Promise<Record<string, unknown>> {
   const written = { repositories: { local: "file://./charts" }, charts, stacks: { bench: { kubeVersion: "1.31.0" } } };
   const config = normaliseConfig(written, join(dir, "chartroom.config.ts"));
   const cacheRoot = join(dir, ".cache");
-  const { lock } = await updateLock({ config, previous: null, sources: sourcesFor(config.repositories.values(), { cacheRoot }), store: diskArchiveStore(cacheRoot) });
+  const { lock } = await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }));
   await writeLock(join(dir, "charts.lock.json"), lock);
   return written;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { RepositorySpec } from "../src/config/types.js";
-import { resolveVersion } from "../src/lock/resolve.js";
+import { resolveVersion } from "../src/versions/resolve.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { httpSource } from "../src/sources/http/index.js";
 import { generateIndex } from "./lib/generate-index.js";

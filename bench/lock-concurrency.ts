@@ -5,9 +5,8 @@ import { stringify } from "yaml";
 import { packChart } from "../src/chart/pack.js";
 import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
-import { updateLock } from "../src/lock/update.js";
-import { sourcesFor } from "../src/sources/api.js";
-import { diskArchiveStore } from "../src/sources/archive-cache.js";
+import { resolveLock } from "../src/workflows/lock.js";
+import { projectOf } from "../src/workflows/project.js";
 import { sha256Hex } from "../src/util/hash.js";
 import { median, ms, serveFiles } from "./lib/serve.js";
 
@@ -43,7 +42,7 @@ export async function benchLockConcurrency(): Promise<Record<string, string | nu
     const lockWith = async (selected: ChartSpec[], concurrency: number) => {
       const cacheRoot = join(work, `run-${n++}`);
       const config: Config = { file: "bench", dir: work, repositories, charts: selected, stacks: [] };
-      await updateLock({ config, previous: null, sources: sourcesFor(repositories.values(), { cacheRoot }), store: diskArchiveStore(cacheRoot), concurrency });
+      await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }), { concurrency });
     };
     const parallel = await median(5, () => lockWith(charts, 8));
     const sequential = await median(3, () => lockWith(charts, 1));

@@ -6,10 +6,9 @@ import { promisify } from "node:util";
 import { packChart } from "../src/chart/pack.js";
 import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
-import { resolveVersion } from "../src/lock/resolve.js";
-import { updateLock } from "../src/lock/update.js";
-import { sourcesFor } from "../src/sources/api.js";
-import { diskArchiveStore } from "../src/sources/archive-cache.js";
+import { resolveVersion } from "../src/versions/resolve.js";
+import { resolveLock } from "../src/workflows/lock.js";
+import { projectOf } from "../src/workflows/project.js";
 import { ociSource } from "../src/sources/oci/index.js";
 import { mapLimit } from "../src/util/pool.js";
 import { helm } from "../test/helpers/helm.js";
@@ -45,7 +44,7 @@ export async function benchOciResolve(): Promise<Record<string, string | number>
     const lock = await median(5, async () => {
       const cacheRoot = join(work, `cache-${n++}`);
       const config: Config = { file: "bench", dir: work, repositories: new Map([["bench", repository]]), charts, stacks: [] };
-      await updateLock({ config, previous: null, sources: sourcesFor([repository], { cacheRoot }), store: diskArchiveStore(cacheRoot) });
+      await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }));
     });
     const helmBin = await helm(4);
     const env = { ...process.env, HELM_REGISTRY_CONFIG: join(work, "helm-registry.json"), HELM_CACHE_HOME: join(work, "hc"), HELM_CONFIG_HOME: join(work, "hcfg") };

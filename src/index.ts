@@ -1,34 +1,126 @@
+// chartroom: Helm charts declared in code, pinned, upgraded and reviewed per
+// object. The library does everything the CLI does: open a project, call a
+// workflow, get its report as data, print it in any format it supports.
+//
+// Importing this file stays cheap: each workflow loads its code (helm, YAML,
+// schema validation, the config loader) the first time it is called.
+import type { DiffReport } from "./diff/model.js";
+import type { CheckReport } from "./report/check.js";
+import type { ExplainReport } from "./report/explain.js";
+import type { LockReport, VerifyReport } from "./report/lock.js";
+import type { OutdatedReport } from "./report/outdated.js";
+import type { PlanReport } from "./report/plan.js";
+import type { AnyReport, Format, FormatOptions, ReportKind } from "./report/registry.js";
+import type { RenderReport } from "./report/render.js";
+import type { UpgradeReport } from "./report/upgrade.js";
+import type { CheckOptions } from "./workflows/check.js";
+import type { DeploymentPlan } from "./workflows/deployments.js";
+import type { DiffOptions } from "./workflows/diff.js";
+import type { LockOptions } from "./workflows/lock.js";
+import type { PlanOptions } from "./workflows/plan.js";
+import type { Project, ProjectOptions } from "./workflows/project.js";
+import type { RenderOptions } from "./workflows/render.js";
+import type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
+
 export { defineConfig } from "./config/define.js";
-export type {
-  Config,
-  ChartSpec,
-  Engine,
-  RepositoryAuth,
-  RepositorySpec,
-  RepositoryUrl,
-  StackSpec,
-  WrittenChart,
-  WrittenConfig,
-  WrittenRepository,
-  WrittenStack,
-} from "./config/types.js";
-export { loadConfig } from "./config/load.js";
-export { normaliseConfig } from "./config/normalise.js";
-export { ChartroomError, formatError, type ErrorCode, type Place } from "./errors.js";
-export { readLock, parseLock } from "./lock/read.js";
-export { writeLock, serialiseLock } from "./lock/write.js";
-export { LOCKFILE_NAME, LOCKFILE_VERSION, type LockedChart, type Lockfile, type EngineChoice } from "./lock/schema.js";
-export { resolveVersion, highestInRange, latestVersion } from "./lock/resolve.js";
-export { findStale, staleReasons, type StaleEntry } from "./lock/stale.js";
-export { outdatedRow, updateType, type OutdatedRow, type UpdateType } from "./lock/outdated.js";
-export { updateLock, type LockChange } from "./lock/update.js";
-export { chooseEngine } from "./deploy/engine.js";
-export { createSource, sourcesFor } from "./sources/api.js";
-export type { ChartSource, ChartVersion, FetchedArchive } from "./sources/types.js";
-export { inspectArchive, type ChartInspection } from "./chart/inspect.js";
-export { locateHelm, pinnedHelm, type HelmBinary } from "./render/helm-binary.js";
+export type { Config, ChartSpec, Engine, RepositoryAuth, RepositorySpec, RepositoryUrl, StackSpec, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack, ReleaseSettings } from "./config/types.js";
+export { ChartroomError, InternalError, formatError, CATALOGUE, exitCodeOf, type ErrorCode, type Place } from "./errors/index.js";
 export { chartValues, type ChartValues, type PartialValues, type ValuesOf } from "./values/typed.js";
-export { deferredValue, isDeferred, type DeferredValue } from "./values/deferred.js";
-export { checkValues, type ValuesFinding, type ValuesContract } from "./values/check.js";
-export { contractDiff, type ContractChange } from "./values/contract.js";
-export { generateTypes } from "./values/types.js";
+export { LOCKFILE_NAME, LOCKFILE_VERSION, type LockedChart, type Lockfile } from "./lockfile/schema.js";
+export type { EngineChoice, EngineName } from "./model/engine.js";
+export type { RenderedObject, HookInfo } from "./model/objects.js";
+export type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, ChangeTag } from "./diff/model.js";
+export type { CheckReport } from "./report/check.js";
+export type { ExplainReport } from "./report/explain.js";
+export type { LockChange, LockReport, VerifyReport } from "./report/lock.js";
+export type { OutdatedReport } from "./report/outdated.js";
+export type { OutdatedRow, UpdateType } from "./versions/outdated.js";
+export type { PlanReport, PlanRow } from "./report/plan.js";
+export type { AnyReport, Format, FormatOptions, ReportKind } from "./report/registry.js";
+export type { RenderReport } from "./report/render.js";
+export type { UpgradeMove, UpgradeReport } from "./report/upgrade.js";
+export type { TypesReport } from "./report/codegen.js";
+export type { ValuesFinding } from "./values/check.js";
+export type { ContractChange } from "./values/contract.js";
+export type { Project, ProjectOptions } from "./workflows/project.js";
+export type { CheckOptions } from "./workflows/check.js";
+export type { DeploymentPlan } from "./workflows/deployments.js";
+export type { DiffOptions } from "./workflows/diff.js";
+export type { LockOptions } from "./workflows/lock.js";
+export type { PlanOptions } from "./workflows/plan.js";
+export type { RenderOptions } from "./workflows/render.js";
+export type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
+
+/**
+ * Open the platform in `options.dir` (default: the current folder): load
+ * chartroom.config.ts and charts.lock.json. Every workflow takes the project.
+ * @example const project = await openProject({ dir: "." });
+ */
+export async function openProject(options: ProjectOptions = {}): Promise<Project> {
+  return (await import("./workflows/project.js")).openProject(options);
+}
+
+/** Resolve the declared ranges, fetch and verify each archive, and write charts.lock.json (only if it changed). */
+export async function lock(project: Project, options: LockOptions = {}): Promise<LockReport> {
+  return (await import("./workflows/lock.js")).lock(project, options);
+}
+
+/** The lock fits every declaration and every pinned archive still verifies (`lock --frozen`). Writes nothing; throws LOCK_STALE or DIGEST_MISMATCH. */
+export async function verify(project: Project): Promise<VerifyReport> {
+  return (await import("./workflows/lock.js")).verify(project);
+}
+
+/** Each chart's pin against what its repository offers: current, wanted (in range), latest. */
+export async function outdated(project: Project, options: { charts?: readonly string[] } = {}): Promise<OutdatedReport> {
+  return (await import("./workflows/outdated.js")).outdated(project, options);
+}
+
+/** Every chart's pin verified, what is newer, and what the next version does per stack. */
+export async function plan(project: Project, options: PlanOptions = {}): Promise<PlanReport> {
+  return (await import("./workflows/plan.js")).plan(project, options);
+}
+
+/** One chart rendered for one stack with the platform's values, offline. */
+export async function render(project: Project, options: RenderOptions): Promise<RenderReport> {
+  return (await import("./workflows/render.js")).render(project, options);
+}
+
+/** Per-object changes of a version move (`to`) or of the working tree against a git ref (`base`). */
+export async function diff(project: Project, options: DiffOptions = {}): Promise<DiffReport> {
+  return (await import("./workflows/diff.js")).diff(project, options);
+}
+
+/** Values validated as Helm validates them, unknown keys, and values files nothing reads. */
+export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
+  return (await import("./workflows/check.js")).check(project, options);
+}
+
+/** Work out each chart's move to the highest version in range and what it does; writes nothing. */
+export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  return (await import("./workflows/upgrade.js")).planUpgrade(project, options);
+}
+
+/** Pin exactly the versions of an upgrade plan and write charts.lock.json. */
+export async function applyUpgrade(project: Project, upgrade: UpgradePlan): Promise<UpgradeReport> {
+  return (await import("./workflows/upgrade.js")).applyUpgrade(project, upgrade);
+}
+
+/** Why a chart gets its engine, and what the lock knows about it. */
+export async function explain(project: Project, options: { chart: string }): Promise<ExplainReport> {
+  return (await import("./workflows/explain.js")).explain(project, options);
+}
+
+/** What a Pulumi program deploys for a stack: one plan per chart, from the lock, never the network. */
+export async function deploymentPlans(project: Project, options: { stack: string }): Promise<DeploymentPlan[]> {
+  return (await import("./workflows/deployments.js")).deploymentPlans(project, options);
+}
+
+/** A report as text, JSON, markdown or HTML; a format the report does not support is a USAGE error. */
+export async function formatReport(report: AnyReport, format: Format, options: FormatOptions = {}): Promise<string> {
+  return (await import("./report/registry.js")).formatReport(report, format, options);
+}
+
+/** The formats a kind of report prints in. */
+export async function formatsOf(kind: ReportKind): Promise<Format[]> {
+  return (await import("./report/registry.js")).formatsOf(kind);
+}

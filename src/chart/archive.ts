@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { posix } from "node:path";
 import tar from "tar-stream";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 
 /** Helm's own limits (pkg/chart/loader): 5 MiB a file, 100 MiB in all. */
 export interface ArchiveLimits {

@@ -1,18 +1,9 @@
 import { parse as parseYaml, parseAllDocuments } from "yaml";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 import { sha256Digest } from "../util/hash.js";
 import { isRecord } from "../util/json.js";
 import { readChartArchive, type ChartFiles } from "./archive.js";
-
-export interface ChartDependency {
-  name: string;
-  version: string;
-  repository?: string;
-  alias?: string;
-  condition?: string;
-  /** Shipped inside the archive under charts/. */
-  vendored: boolean;
-}
+import type { ChartDependency, SubchartValues } from "../model/charts.js";
 
 export interface ChartInspection {
   apiVersion: "v1" | "v2";
@@ -34,15 +25,6 @@ export interface ChartInspection {
   /** The parsed values.schema.json (not stored in the lock; the digest is). */
   schemaDocument?: unknown;
   /** Vendored subcharts, keyed by the name values use for them (alias, else name). */
-  subcharts: SubchartValues[];
-}
-
-/** What a subchart contributes to values: its defaults and schema, under its key. */
-export interface SubchartValues {
-  key: string;
-  defaults: Record<string, unknown>;
-  schemaDocument?: unknown;
-  schemaDigest?: string;
   subcharts: SubchartValues[];
 }
 

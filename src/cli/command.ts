@@ -1,48 +1,65 @@
 import type { ParseArgsConfig } from "node:util";
-import type { Colour, Format } from "./format.js";
+import type { AnyReport, Format, ReportKind } from "../report/registry.js";
+import type { Project } from "../workflows/project.js";
 
-/** Everything a command may touch, passed in so tests can run commands in-process. */
+/** Everything a command may touch, passed in so tests can run the CLI in-process. */
 export interface CliContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Progress for long work; goes to stderr, never mixed into the output. */
+  /** Progress for long work; goes to stderr on a terminal, never into the output. */
   progress: (line: string) => void;
+  /** Whether stdout is a terminal that takes colour (NO_COLOR unset). */
   colour: boolean;
-}
-
-export interface CommandResult {
-  output: string;
-  exitCode: 0 | 1 | 2;
 }
 
 export interface ParsedArgs {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
   format: Format;
-  paint: (text: string, colour: Colour) => string;
 }
 
-export interface Command {
+/**
+ * A command parses, calls one workflow and returns its report; run.ts
+ * renders the report in the asked format and decides nothing else.
+ */
+export interface Command<R extends AnyReport = AnyReport> {
   name: string;
   summary: string;
   usage: string;
   /** Lines describing the command's own options, for --help. */
   help: string[];
   options: NonNullable<ParseArgsConfig["options"]>;
-  run(context: CliContext, args: ParsedArgs): Promise<CommandResult>;
+  /** The report kinds it returns (for the formats it accepts). */
+  reports: ReportKind[];
+  run(project: Project, args: ParsedArgs, context: CliContext): Promise<R>;
+  /** 0 clean, 2 findings (changes, outdated, errors found); failures throw. */
+  exitCode(report: R, args: ParsedArgs): 0 | 1 | 2;
 }
 
 /** Options every command takes. */
 export const COMMON_OPTIONS: NonNullable<ParseArgsConfig["options"]> = {
   config: { type: "string", short: "c" },
   format: { type: "string", short: "o" },
+  output: { type: "string" },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 
-export const COMMON_HELP = [
-  "  -c, --config <file>   the config file (default: ./chartroom.config.ts)",
-  "  -o, --format <fmt>    text | json | markdown (default: text)",
-  "      --no-color        no colour (also when NO_COLOR is set or output is not a terminal)",
-  "  -h, --help            this help",
-];
+export function commonHelp(formats: readonly Format[]): string[] {
+  return [
+    "  -c, --config <file>   the config file (default: ./chartroom.config.ts)",
+    `  -o, --format <fmt>    ${formats.join(" | ")} (default: text)`,
+    "      --output <file>   write the report to a file instead of stdout",
+    "      --no-color        no colour (also when NO_COLOR is set or output is not a terminal)",
+    "  -h, --help            this help",
+  ];
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}

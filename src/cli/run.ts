@@ -1,60 +1,79 @@
+import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ChartroomError, formatError } from "../errors.js";
-import { redact } from "../util/secrets.js";
+import { ChartroomError, exitCodeOf, formatError, InternalError } from "../errors/index.js";
+import { redact } from "../errors/secrets.js";
+import { painter } from "../report/paint.js";
+import { formatReport, formatsOf, FORMATS, type Format } from "../report/registry.js";
+import { writeFileAtomic } from "../util/fs.js";
 import { didYouMean } from "../util/nearest.js";
-import { COMMON_HELP, COMMON_OPTIONS, type CliContext, type Command, type CommandResult } from "./command.js";
-import { FORMATS, painter, type Format } from "./format.js";
+import { openProject } from "../workflows/project.js";
+import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedArgs } from "./command.js";
 
 // Loaded on demand so `chartroom --help` does not load every command's code.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  lock: { summary: "resolve declared ranges and pin them in charts.lock.json", load: async () => (await import("./commands/lock.js")).lockCommand },
-  outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand },
-  plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand },
-  render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand },
-  upgrade: { summary: "move pins to the highest version in range, showing what each move does", load: async () => (await import("./commands/upgrade.js")).upgradeCommand },
-  check: { summary: "validate values for every chart and stack, catch unknown keys", load: async () => (await import("./commands/check.js")).checkCommand },
-  explain: { summary: "why a chart gets its engine: hooks, CRDs, schema, pins", load: async () => (await import("./commands/explain.js")).explainCommand },
-  types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand },
-  diff: { summary: "per-object changes of a version bump, a values edit or a branch", load: async () => (await import("./commands/diff.js")).diffCommand },
+  lock: { summary: "resolve declared ranges and pin them in charts.lock.json", load: async () => (await import("./commands/lock.js")).lockCommand as Command },
+  outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand as Command },
+  plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand as Command },
+  render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand as Command },
+  upgrade: { summary: "move pins to the highest version in range, showing what each move does", load: async () => (await import("./commands/upgrade.js")).upgradeCommand as Command },
+  check: { summary: "validate values for every chart and stack, catch unknown keys", load: async () => (await import("./commands/check.js")).checkCommand as Command },
+  explain: { summary: "why a chart gets its engine: hooks, CRDs, schema, pins", load: async () => (await import("./commands/explain.js")).explainCommand as Command },
+  types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand as Command },
+  diff: { summary: "per-object changes of a version bump, a values edit or a branch", load: async () => (await import("./commands/diff.js")).diffCommand as Command },
 };
 
-export interface RunResult extends CommandResult {
-  /** Diagnostics for stderr (errors); output goes to stdout. */
+export interface RunResult {
+  /** For stdout. */
+  output: string;
+  /** For stderr: errors and notes. */
   errors: string;
+  exitCode: 0 | 1 | 2;
 }
 
+/** argv → one workflow → its report, rendered. Never throws, never prints. */
 export async function runCli(argv: string[], context: CliContext): Promise<RunResult> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") return ok(topHelp());
-  if (name === "--version" || name === "-v") return ok("chartroom 0.1.0");
+  if (name === "--help" || name === "-h" || name === "help") return { output: topHelp(), errors: "", exitCode: 0 };
+  if (name === undefined) return { output: "", errors: `name a command\n\n${topHelp()}`, exitCode: 1 };
+  if (name === "--version" || name === "-v") return { output: "chartroom 0.1.0", errors: "", exitCode: 0 };
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (entry === undefined) {
-    return usage(`unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n\n${topHelp()}`);
-  }
+  if (entry === undefined) return { output: "", errors: `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n\n${topHelp()}`, exitCode: 1 };
   const command = await entry.load();
+  const formats = FORMATS.filter((format) => command.reports.every((kind) => formatsOf(kind).includes(format)));
   try {
     const parsed = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
-    if (parsed.values.help === true) return ok(commandHelp(command));
+    if (parsed.values.help === true) return { output: commandHelp(command, formats), errors: "", exitCode: 0 };
     const format = (parsed.values.format ?? "text") as Format;
-    if (!FORMATS.includes(format)) return usage(`--format must be one of ${FORMATS.join(", ")}`);
-    const colour = context.colour && parsed.values["no-color"] !== true && format === "text";
-    const result = await command.run(context, { values: parsed.values, positionals: parsed.positionals, format, paint: painter(colour) });
-    return { ...result, output: redact(result.output), errors: "" };
+    if (!formats.includes(format)) throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
+    const args: ParsedArgs = { values: parsed.values, positionals: parsed.positionals, format };
+    const project = await openProject({ dir: context.cwd, configFile: parsed.values.config as string | undefined, env: context.env, onProgress: context.progress });
+    const report = await command.run(project, args, context);
+    // Colour only for text on a terminal, and never when asked not to.
+    const colour = context.colour && parsed.values["no-color"] !== true && format === "text" && parsed.values.output === undefined;
+    const text = redact(formatReport(report, format, { paint: painter(colour), cwd: context.cwd, summary: parsed.values.summary === true }));
+    const exitCode = command.exitCode(report, args);
+    const output = parsed.values.output as string | undefined;
+    if (output === undefined) return { output: text, errors: "", exitCode };
+    const path = resolve(context.cwd, output);
+    await writeFileAtomic(path, text.endsWith("\n") ? text : `${text}\n`);
+    return { output: `wrote ${relative(context.cwd, path) || path}`, errors: "", exitCode };
   } catch (error) {
-    if (ChartroomError.isInstance(error)) return { output: "", exitCode: 1, errors: formatError(error) };
-    if ((error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-      return usage(`${(error as Error).message}\n\n${commandHelp(command)}`);
-    }
-    return { output: "", exitCode: 1, errors: redact(`internal error: ${(error as Error).stack ?? String(error)}`) };
+    return failure(error, command, formats);
   }
 }
 
-function ok(output: string): RunResult {
-  return { output, exitCode: 0, errors: "" };
-}
-
-function usage(message: string): RunResult {
-  return { output: "", exitCode: 1, errors: message };
+function failure(error: unknown, command: Command, formats: readonly Format[]): RunResult {
+  if (InternalError.isInternal(error)) return { output: "", errors: redact(`${formatError(error)}\n${error.stack ?? ""}`), exitCode: 1 };
+  if (ChartroomError.isInstance(error)) {
+    const usage = error.code === "USAGE" ? `\n\n${commandHelp(command, formats)}` : "";
+    return { output: "", errors: `${formatError(error)}${usage}`, exitCode: exitCodeOf(error.code) };
+  }
+  if ((error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+    return { output: "", errors: `${(error as Error).message}\n\n${commandHelp(command, formats)}`, exitCode: 1 };
+  }
+  // Anything else is a bug: say so, with its stack, credentials scrubbed.
+  const internal = new InternalError((error as Error)?.message ?? String(error), { cause: error });
+  return { output: "", errors: redact(`${formatError(internal)}\n${(error as Error)?.stack ?? ""}`), exitCode: 1 };
 }
 
 function topHelp(): string {
@@ -72,6 +91,6 @@ function topHelp(): string {
   ].join("\n");
 }
 
-function commandHelp(command: Command): string {
-  return [`usage: ${command.usage}`, "", command.summary, "", ...command.help, "", "common options:", ...COMMON_HELP].join("\n");
+function commandHelp(command: Command, formats: readonly Format[]): string {
+  return [`usage: ${command.usage}`, "", command.summary, "", ...command.help, "", "common options:", ...commonHelp(formats)].join("\n");
 }

@@ -2,7 +2,7 @@ import { access } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 import { normaliseConfig } from "./normalise.js";
 import type { Config } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { didYouMean } from "../util/nearest.js";
 import type { ChartSpec, Config, Engine, RepositoryKind, RepositorySpec, StackSpec } from "./types.js";

@@ -1,6 +1,6 @@
-import type { RenderedObject } from "../render/manifest.js";
+import type { RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
-import { startsWith, type Segment } from "./path.js";
+import { startsWith, type Segment } from "../util/tree-path.js";
 
 /** Labels and annotations Helm charts rewrite on every version; noise in a review. */
 export function isBookkeeping(path: readonly Segment[]): boolean {

@@ -1,6 +1,6 @@
-import type { RenderedObject } from "../render/manifest.js";
+import type { RenderedObject } from "../model/objects.js";
 import type { EngineStep } from "./model.js";
-import type { Segment } from "./path.js";
+import type { Segment } from "../util/tree-path.js";
 
 /**
  * Fields whose change makes the Kubernetes provider replace a helm.v4.Chart

@@ -1,4 +1,4 @@
-import type { HookInfo } from "../render/manifest.js";
+import type { HookInfo } from "../model/objects.js";
 import type { ContractChange } from "../values/contract.js";
 import type { SecretState } from "./secrets.js";
 
@@ -71,8 +71,11 @@ export interface ChartReport {
   notes: string[];
 }
 
+/** `chartroom diff`: per chart and stack, the objects each side renders, compared. */
 export interface DiffReport {
-  format: 1;
+  report: "diff";
+  /** 2: objects carry the engine's `step`; `unstable.churn` lists every-run replacements. */
+  format: 2;
   charts: ChartReport[];
   summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number; contract: number };
   /** Whether anything beyond bookkeeping and unstable noise changed: the exit code. */

@@ -1,10 +1,10 @@
-import { displayName, type RenderedObject } from "../render/manifest.js";
+import { displayName, type RenderedObject } from "../model/objects.js";
 import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
 import { engineStep, hitsForceNew, pulumiForceNew } from "./engine-steps.js";
 import { CONSEQUENCES, type ChangeTag, type EngineStep, type ObjectReport, type ReportedChange } from "./model.js";
-import { formatPath } from "./path.js";
+import { formatPath } from "../util/tree-path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
-import { diffValues, type FieldChange } from "./structural.js";
+import { diffValues, type FieldChange } from "../util/tree.js";
 
 export interface DiffOptions {
   /** `id path` strings that change between two renders of the same inputs. */

@@ -1,7 +1,7 @@
-import { displayName, type RenderedObject } from "../render/manifest.js";
+import { displayName, type RenderedObject } from "../model/objects.js";
 import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
 import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport } from "./model.js";
-import { parsePath } from "./path.js";
+import { parsePath } from "../util/tree-path.js";
 import { diffObjects } from "./objects.js";
 
 export interface ChartSide {
@@ -100,7 +100,7 @@ export function diffReport(charts: ChartReport[]): DiffReport {
     }
   }
   const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange));
-  return { format: 1, charts, summary, changed };
+  return { report: "diff", format: 2, charts, summary, changed };
 }
 
 /** A changed default of a key the platform does not set is information, not a finding. */

@@ -1,6 +1,6 @@
 import { isRecord } from "../util/json.js";
-import type { Segment } from "./path.js";
-import type { FieldChange } from "./structural.js";
+import type { Segment } from "../util/tree-path.js";
+import type { FieldChange } from "../util/tree.js";
 
 export type SecretState = "added" | "removed" | "changed" | "unchanged";
 

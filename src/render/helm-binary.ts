@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
 import yauzl from "yauzl";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 
 const run = promisify(execFile);
 

@@ -1,41 +1,9 @@
 import { CORE_SCHEMA, load } from "js-yaml";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { parseBlockYaml, type SharedBlocks } from "./fast-yaml.js";
 import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
-
-export interface HookInfo {
-  events: string[];
-  weight: number;
-  deletePolicies: string[];
-  /** Only run by `helm test`. */
-  test: boolean;
-}
-
-/** One rendered Kubernetes object, identified the way the API server does. */
-export interface RenderedObject {
-  /** `group/Kind/namespace/name`: the API version is not identity. */
-  id: string;
-  apiVersion: string;
-  group: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  /** The template it came from (`# Source:`). */
-  source?: string;
-  hook?: HookInfo;
-  body: Record<string, unknown>;
-}
-
-export function objectId(group: string, kind: string, namespace: string, name: string): string {
-  return `${group}/${kind}/${namespace}/${name}`;
-}
-
-/** `Deployment.apps web/webapp`, `Service web/webapp`, `ClusterRole reader`. */
-export function displayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name">): string {
-  const kind = object.group === "" ? object.kind : `${object.kind}.${object.group}`;
-  return `${kind} ${object.namespace === "" ? "" : `${object.namespace}/`}${object.name}`;
-}
+import { objectId, type HookInfo, type RenderedObject } from "../model/objects.js";
 
 /**
  * Parse `helm template` output: documents split on `---`, `# Source:` kept,

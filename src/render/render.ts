@@ -1,10 +1,10 @@
-import { join } from "node:path";
-import { diffValues } from "../diff/structural.js";
-import { formatPath } from "../diff/path.js";
-import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
+import { diffValues } from "../util/tree.js";
+import { formatPath } from "../util/tree-path.js";
+import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
 import type { SharedBlocks } from "./fast-yaml.js";
-import { parseManifest, type RenderedObject } from "./manifest.js";
+import { parseManifest } from "./manifest.js";
+import { type RenderedObject } from "../model/objects.js";
 import type { Runner } from "./run.js";
 import { helmTemplate, type TemplateRequest } from "./template.js";
 
@@ -34,13 +34,12 @@ export interface RenderOptions {
  * under a key of every input, so a warm run renders nothing.
  */
 export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
-  const path = join(options.cacheRoot, "render", `${renderKey(input)}.json`);
+  // Rendered Secrets may hold values from values files: owner-only.
+  const cache = recordStore<Omit<Rendering, "cached">>(options.cacheRoot, "render", 1, { mode: 0o600 });
+  const key = renderKey(input);
   if (options.noCache !== true) {
-    const hit = await readFileOrNull(path);
-    if (hit !== null) {
-      const parsed = JSON.parse(hit.toString("utf8")) as Omit<Rendering, "cached">;
-      return { ...parsed, cached: true };
-    }
+    const hit = await cache.read(key);
+    if (hit !== null) return { ...hit, cached: true };
   }
   const request = { ...input, chart: input.archive.path };
   const [first, second] = await Promise.all([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
@@ -48,8 +47,7 @@ export async function renderChart(input: RenderInput, options: RenderOptions): P
   const objects = parseManifest(first, input.namespace, input.label, shared);
   const again = first === second ? objects : parseManifest(second, input.namespace, input.label, shared);
   const rendering = { objects, unstable: first === second ? [] : unstableFields(objects, again) };
-  // Rendered Secrets may hold values from values files: owner-only.
-  await writeFileAtomic(path, JSON.stringify(rendering), 0o600);
+  await cache.write(key, rendering);
   return { ...rendering, cached: false };
 }
 

@@ -1,15 +1,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
 import { runProcess, type Runner } from "./run.js";
-
-/** One values layer: where it came from (for messages) and its YAML text. */
-export interface ValuesLayer {
-  name: string;
-  text: string;
-}
+import type { ValuesLayer } from "../model/values.js";
 
 export interface TemplateRequest {
   helm: HelmBinary;

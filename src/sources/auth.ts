@@ -1,6 +1,6 @@
 import type { RepositorySpec } from "../config/types.js";
-import { ChartroomError } from "../errors.js";
-import { rememberSecret } from "../util/secrets.js";
+import { ChartroomError } from "../errors/index.js";
+import { rememberSecret } from "../errors/secrets.js";
 
 export type Credentials = { kind: "basic"; username: string; password: string } | { kind: "bearer"; token: string };
 

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { ChartroomError } from "../errors.js";
-import { stripUserInfo } from "../util/secrets.js";
+import { ChartroomError } from "../errors/index.js";
+import { stripUserInfo } from "../errors/secrets.js";
 
 export interface HttpRequest {
   url: string;

@@ -1,29 +1,4 @@
-/** One version of one chart as a repository lists it. */
-export interface ChartVersion {
-  name: string;
-  version: string;
-  appVersion?: string;
-  /** `sha256:<hex>` of the archive when the repository states it. */
-  digest?: string;
-  created?: string;
-  deprecated?: boolean;
-  /** Where the archive is: absolute URLs, or relative to the repository. */
-  urls: string[];
-  /** OCI only: fetch this manifest (a digest pin) instead of the tag. */
-  manifestDigest?: string;
-}
-
-/** An archive as fetched, before the caller checks it against a pin. */
-export interface FetchedArchive {
-  data: Buffer;
-  /** `sha256:<hex>` of `data`. */
-  digest: string;
-  /** Address of the archive, credentials never included. */
-  url: string;
-  /** OCI only: `sha256:<hex>` of the manifest the archive came through. */
-  manifestDigest?: string;
-}
-
+import type { ChartVersion, FetchedArchive } from "../model/charts.js";
 /** Every repository kind (file, http, oci) behind one shape. */
 export interface ChartSource {
   /** The repository URL as written in the config (no credentials). */

@@ -1,4 +1,4 @@
-import type { SubchartValues } from "../chart/inspect.js";
+import type { SubchartValues } from "../model/charts.js";
 import { isRecord } from "../util/json.js";
 import { nearest } from "../util/nearest.js";
 import { coalesce, mergeLayers, subchartSection, subchartView, type Values } from "./coalesce.js";

@@ -1,5 +1,5 @@
 import { isRecord } from "../util/json.js";
-import { sameValue } from "../diff/structural.js";
+import { sameValue } from "../util/tree.js";
 import { unknownKeys, withSubchartDefaults, type ValuesContract } from "./check.js";
 import { coalesce, type Values } from "./coalesce.js";
 import { resolveRef, schemaAt, schemaType, typeName } from "./known.js";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from "yaml";
-import { ChartroomError } from "../errors.js";
-import type { ValuesLayer } from "../render/template.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ValuesLayer } from "../model/values.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
 

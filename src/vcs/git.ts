@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import tar from "tar-stream";
-import { ChartroomError } from "../errors.js";
+import { ChartroomError } from "../errors/index.js";
 
 const run = promisify(execFile);
 

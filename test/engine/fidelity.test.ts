@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { displayName, type RenderedObject } from "../../src/render/manifest.js";
+import { displayName, type RenderedObject } from "../../src/model/objects.js";
 import { displayOf, engineBin, ExampleProject, writtenObjects, type WrittenObject } from "../helpers/engine.js";
 
 const run = promisify(execFile);

@@ -150,6 +150,8 @@ describe("chartroom outdated", () => {
     const dir = await copyPlatform();
     const result = await cli(dir, ["outdated", "webapp", "--format", "json"]);
     expect(JSON.parse(result.output)).toStrictEqual({
+      report: "outdated",
+      format: 1,
       charts: [{ chart: "webapp", repository: "file://./charts", current: "1.0.1", wanted: "1.0.1", latest: "2.0.0", updateType: "major", outdated: true }],
     });
   });
@@ -218,8 +220,11 @@ describe("command line", () => {
     expect(result.errors).toContain("usage: chartroom lock");
   });
 
-  it("refuses an unknown format", async () => {
-    expect((await cli(ROOT, ["outdated", "--format", "xml"])).errors).toContain("--format must be one of text, json, markdown");
+  it("refuses an unknown format, and a format the report does not have, naming the ones it has", async () => {
+    const xml = await cli(ROOT, ["outdated", "--format", "xml"]);
+    expect([xml.exitCode, xml.errors.split("\n").slice(0, 2)]).toStrictEqual([1, ["error USAGE: outdated does not print as xml", "  hint: --format text | json | markdown"]]);
+    const html = await cli(ROOT, ["check", "--format", "html"]);
+    expect([html.exitCode, html.errors.split("\n")[0]]).toStrictEqual([1, "error USAGE: check does not print as html"]);
   });
 });
 
@@ -236,11 +241,11 @@ describe("chartroom explain", () => {
     expect(result.output).toMatch(/digest {6}sha256:[0-9a-f]{64}/);
   });
 
-  it("warns that a random value updates on every pulumi up under helm.v4.Chart", async () => {
+  it("warns that helm.v4.Chart replaces a Secret with a random value at every pulumi up", async () => {
     const dir = await copyPlatform();
     const result = await cli(dir, ["explain", "webapp"]);
     expect(result.output).toContain("  dev: Secret web/webapp-auth: data.password");
-    expect(result.output).toContain("an update on every `pulumi up`");
+    expect(result.output).toContain("  dev: Secret web/webapp-auth: data.password → helm.v4.Chart replaces it at every run");
   });
 
   it("lists CRDs and the schema", async () => {

@@ -1,7 +1,7 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ChartroomError } from "../../src/errors.js";
+import { ChartroomError } from "../../src/errors/index.js";
 import { locateHelm, pinnedHelm } from "../../src/render/helm-binary.js";
 import { HELM_CACHE } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";

@@ -5,8 +5,9 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulumi/index.js";
-import { planDeployments } from "../../src/deploy/plan.js";
-import { ChartroomError } from "../../src/errors.js";
+import { deploymentPlans } from "../../src/workflows/deployments.js";
+import { openProject } from "../../src/workflows/project.js";
+import { ChartroomError } from "../../src/errors/index.js";
 import { ROOT } from "../helpers/platform.js";
 
 interface Registered {
@@ -147,7 +148,7 @@ describe("deployCharts", () => {
   it("refuses engine chart on the hook chart without dropHooks, listing the hooks", async () => {
     const written = await config();
     (written.charts as Record<string, Record<string, unknown>>).ledger!.engine = "chart";
-    const error = (await planDeployments(written, { stack: "dev", dir: ROOT }).catch((e: unknown) => e)) as ChartroomError;
+    const error = (await deploymentPlans(await openProject({ dir: ROOT, config: written }), { stack: "dev" }).catch((e: unknown) => e)) as ChartroomError;
     expect(error.code).toBe("ENGINE_DROPS_HOOKS");
     expect(error.details).toStrictEqual(["pre-install: Job.batch ledger/ledger-migrate", "pre-upgrade: Job.batch ledger/ledger-migrate"]);
   });
@@ -156,13 +157,13 @@ describe("deployCharts", () => {
     const dir = await mkdtemp(join(tmpdir(), "chartroom-deploy-"));
     try {
       for (const name of ["chartroom.config.ts", "charts", "values"]) await cp(join(ROOT, name), join(dir, name), { recursive: true });
-      const missing = (await planDeployments(await config(), { stack: "dev", dir }).catch((e: unknown) => e)) as ChartroomError;
+      const missing = (await deploymentPlans(await openProject({ dir, config: await config() }), { stack: "dev" }).catch((e: unknown) => e)) as ChartroomError;
       expect(missing.code).toBe("LOCK_MISSING");
       expect(missing.hint).toContain("chartroom lock");
       await writeFile(join(dir, "charts.lock.json"), await readFile(join(ROOT, "charts.lock.json")));
       const written = await config();
       (written.charts as Record<string, Record<string, unknown>>).webapp!.version = "^1.0.0";
-      const stale = (await planDeployments(written, { stack: "dev", dir }).catch((e: unknown) => e)) as ChartroomError;
+      const stale = (await deploymentPlans(await openProject({ dir, config: written }), { stack: "dev" }).catch((e: unknown) => e)) as ChartroomError;
       expect(stale.code).toBe("LOCK_STALE");
       expect(stale.details).toStrictEqual(["range changed (~1.0.0 → ^1.0.0)"]);
     } finally {
@@ -171,7 +172,7 @@ describe("deployCharts", () => {
   });
 
   it("orders deployments so a chart comes after what it depends on", async () => {
-    const plans = await planDeployments(await config(), { stack: "dev", dir: ROOT });
+    const plans = await deploymentPlans(await openProject({ dir: ROOT, config: await config() }), { stack: "dev" });
     const order = dependencyOrder(plans).map((plan) => plan.spec.key);
     expect(order.indexOf("widgets-operator")).toBeLessThan(order.indexOf("storefront"));
   });

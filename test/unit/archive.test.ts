@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readChartArchive } from "../../src/chart/archive.js";
 import { inspectArchive } from "../../src/chart/inspect.js";
-import { ChartroomError } from "../../src/errors.js";
+import { ChartroomError } from "../../src/errors/index.js";
 import { ROOT } from "../helpers/platform.js";
 import { MINIMAL_CHART_YAML, tarball } from "../helpers/tarball.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { normaliseConfig } from "../../src/config/normalise.js";
-import { ChartroomError } from "../../src/errors.js";
+import { ChartroomError } from "../../src/errors/index.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const FILE = "/platform/chartroom.config.ts";

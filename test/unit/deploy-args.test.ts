@@ -3,8 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { chartSpec } from "../../src/config/normalise.js";
 import type { RepositorySpec } from "../../src/config/types.js";
 import { chartArgs, releaseArgs } from "../../src/deploy/pulumi/args.js";
-import type { DeploymentPlan } from "../../src/deploy/plan.js";
-import { ChartroomError } from "../../src/errors.js";
+import type { DeploymentPlan } from "../../src/workflows/deployments.js";
+import { ChartroomError } from "../../src/errors/index.js";
 
 function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"]> = {}): DeploymentPlan {
   const repository: RepositorySpec = { name: "r", kind, url: kind === "oci" ? "oci://registry.example.test/charts" : "https://charts.example.test", plainHttp: false, timeoutMs: 1000, auth: { usernameEnv: "REG_USER", passwordEnv: "REG_PASS" } };

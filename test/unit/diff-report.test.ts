@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatMarkdown } from "../../src/diff/format-markdown.js";
-import { formatText } from "../../src/diff/format-text.js";
+import { formatMarkdown } from "../../src/report/diff-markdown.js";
+import { formatText } from "../../src/report/diff-text.js";
 import { chartReport, diffReport, type ChartSide } from "../../src/diff/report.js";
-import { parseManifest, type RenderedObject } from "../../src/render/manifest.js";
+import { parseManifest } from "../../src/render/manifest.js";
+import { type RenderedObject } from "../../src/model/objects.js";
 
 const meta = { chart: "app", stack: "dev", engine: "chart" as const };
 const options = { showSecrets: false, showBookkeeping: false };
@@ -156,14 +157,37 @@ describe("chartReport", () => {
 });
 
 describe("formatMarkdown", () => {
-  it("stays under the limit and says when it cut details", () => {
+  it("stays under the limit by cutting field details first, says so, and still names every object", () => {
     const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join("---\n");
     const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
     const text = formatMarkdown(diffReport(charts), 20_000);
     expect(text.length).toBeLessThanOrEqual(20_000);
     expect(text.startsWith("### chartroom diff")).toBe(true);
-    expect(text).toContain("**Report cut:**");
+    expect(text).toContain("**Shortened**");
     expect(text).toContain("| c4 | dev |");
+    for (let i = 0; i < 40; i++) expect(text.split(`ConfigMap ns/c${i} `).length - 1).toBe(5);
+  });
+
+  it("lists every changed object by name and class for a 30,000-line diff within 65,000 characters", () => {
+    const doc = (i: number, value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config-${i} }\ndata:\n${Array.from({ length: 30 }, (_, k) => `  key${k}: '${value}-${k}'`).join("\n")}\n`;
+    const objects = (value: string) => Array.from({ length: 500 }, (_, i) => doc(i, value)).join("---\n");
+    const charts = ["alpha", "beta"].map((chart) => chartReport({ ...meta, chart, engine: "release" }, side(objects("old")), side(objects("new")), options));
+    const report = diffReport(charts);
+    expect(formatText(report).split("\n").length).toBeGreaterThan(30_000);
+    const text = formatMarkdown(report);
+    expect(text.length).toBeLessThanOrEqual(65_000);
+    for (let i = 0; i < 500; i++) expect(text.split(`~ ConfigMap ns/config-${i} update`).length - 1).toBe(2);
+    expect(text).toContain("field changes of 2 chart(s) left out (their objects are listed)");
+  });
+
+  it("folds charts to one line naming each object when even the object lists do not fit", () => {
+    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join("---\n");
+    const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
+    const text = formatMarkdown(diffReport(charts), 9_000);
+    expect(text.length).toBeLessThanOrEqual(9_000);
+    expect(text).toMatch(/\d chart\(s\) folded to one line naming each changed object/);
+    expect(text).toContain("- **c0** · dev · helm.v4.Chart · (absent) → 1.0.0: 40 added — add `ConfigMap ns/c0`, `ConfigMap ns/c1`");
+    for (let i = 0; i < 40; i++) expect(text.split(`ConfigMap ns/c${i}\``).length - 1).toBeGreaterThanOrEqual(1);
   });
 });
 

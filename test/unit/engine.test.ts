@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine } from "../../src/deploy/engine.js";
-import { ChartroomError } from "../../src/errors.js";
+import { chooseEngine } from "../../src/engine/choice.js";
+import { ChartroomError } from "../../src/errors/index.js";
 
 const spec = (extra: Partial<{ engine: "auto" | "chart" | "release"; dropHooks: boolean; helmRelease: boolean }> = {}) => ({ key: "app", engine: "auto" as const, dropHooks: false, helmRelease: false, ...extra });
 const MIGRATION = { "pre-install": ["Job.batch ns/migrate"], "pre-upgrade": ["Job.batch ns/migrate"], test: ["Pod ns/probe"] };

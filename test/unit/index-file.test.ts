@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChartroomError } from "../../src/errors.js";
-import { parseIndex } from "../../src/sources/index-file.js";
+import { ChartroomError } from "../../src/errors/index.js";
+import { parseIndex } from "../../src/sources/helm-index/file.js";
 
 const INDEX = `apiVersion: v1
 entries:

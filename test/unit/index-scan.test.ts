@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generateIndex } from "../../bench/lib/generate-index.js";
-import { parseIndex, parseIndexFully } from "../../src/sources/index-file.js";
-import { scanIndex } from "../../src/sources/index-scan.js";
+import { parseIndex, parseIndexFully } from "../../src/sources/helm-index/file.js";
+import { scanIndex } from "../../src/sources/helm-index/scan.js";
 import { ROOT } from "../helpers/platform.js";
 
 /** A small deterministic generator, so a failure names its seed. */

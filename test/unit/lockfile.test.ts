@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ChartroomError } from "../../src/errors.js";
-import { parseLock, readLock } from "../../src/lock/read.js";
-import type { Lockfile } from "../../src/lock/schema.js";
-import { serialiseLock } from "../../src/lock/write.js";
+import { ChartroomError } from "../../src/errors/index.js";
+import { parseLock, readLock } from "../../src/lockfile/read.js";
+import type { Lockfile } from "../../src/lockfile/schema.js";
+import { serialiseLock } from "../../src/lockfile/write.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const entry = {

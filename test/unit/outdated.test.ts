@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { chartSpec } from "../../src/config/normalise.js";
 import type { ChartSpec } from "../../src/config/types.js";
-import { outdatedRow, updateType } from "../../src/lock/outdated.js";
-import type { LockedChart } from "../../src/lock/schema.js";
-import { findStale, staleReasons } from "../../src/lock/stale.js";
-import type { ChartVersion } from "../../src/sources/types.js";
+import { outdatedRow, updateType } from "../../src/versions/outdated.js";
+import type { LockedChart } from "../../src/lockfile/schema.js";
+import { findStale, staleReasons } from "../../src/lockfile/stale.js";
+import type { ChartVersion } from "../../src/model/charts.js";
 
 const repository = { name: "local", kind: "file" as const, url: "file://./charts", plainHttp: false, timeoutMs: 1000 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ChartroomError } from "../../src/errors.js";
-import { highestInRange, latestVersion, resolveVersion } from "../../src/lock/resolve.js";
-import type { ChartVersion } from "../../src/sources/types.js";
+import { ChartroomError } from "../../src/errors/index.js";
+import { highestInRange, latestVersion, resolveVersion } from "../../src/versions/resolve.js";
+import type { ChartVersion } from "../../src/model/charts.js";
 
 function listing(...specs: string[]): ChartVersion[] {
   return specs.map((spec) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChartroomError, formatError } from "../../src/errors.js";
-import { redact, rememberSecret, stripUserInfo } from "../../src/util/secrets.js";
+import { ChartroomError, formatError } from "../../src/errors/index.js";
+import { redact, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
 
 describe("redaction", () => {
   it("strips user info from URLs", () => {

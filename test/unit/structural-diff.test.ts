@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatPath } from "../../src/diff/path.js";
-import { applyChanges, diffValues } from "../../src/diff/structural.js";
+import { formatPath } from "../../src/util/tree-path.js";
+import { applyChanges, diffValues } from "../../src/util/tree.js";
 
 function random(seed: number): () => number {
   let state = seed;

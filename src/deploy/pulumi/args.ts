@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ChartroomError } from "../../errors.js";
-import { rememberSecret } from "../../util/secrets.js";
-import type { DeploymentPlan } from "../plan.js";
+import { ChartroomError } from "../../errors/index.js";
+import { rememberSecret } from "../../errors/secrets.js";
+import type { DeploymentPlan } from "../../workflows/deployments.js";
 
 const CRD_TYPES = new Set([
   "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",

@@ -1,13 +1,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ChartroomError } from "../../errors.js";
+import { ChartroomError } from "../../errors/index.js";
 import { isPlainObject } from "../../util/json.js";
 import { checkValues } from "../../values/check.js";
 import { mergeLayers } from "../../values/coalesce.js";
 import { deferredValue } from "../../values/deferred.js";
 import { SchemaCache } from "../../values/schema.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
-import { planDeployments, type DeploymentPlan } from "../plan.js";
+import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
+import { openProject } from "../../workflows/project.js";
 import { chartArgs, releaseArgs, retainCrds } from "./args.js";
 
 export { retainCrds } from "./args.js";
@@ -135,7 +136,8 @@ export async function deployCharts(config: unknown, options: DeployOptions): Pro
       hint: "pass { provider: new k8s.Provider(...) }; for a local experiment only, allowAmbientKubeconfig: true",
     });
   }
-  const plans = await planDeployments(config, { stack: options.stack, dir: options.dir, env: options.env });
+  const project = await openProject({ dir: options.dir, env: options.env, config });
+  const plans = await deploymentPlans(project, { stack: options.stack });
   const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options.provider);
   const schemas = new SchemaCache();
   const created: Record<string, ChartDeployment> = {};

@@ -2,10 +2,10 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { RepositorySpec } from "../../config/types.js";
-import { ChartroomError } from "../../errors.js";
-import { parseIndex } from "../index-file.js";
-import { readCachedIndex, writeCachedIndex } from "../index-cache.js";
-import { archiveUrl, indexSource } from "../index-source.js";
+import { ChartroomError } from "../../errors/index.js";
+import { parseIndex } from "../helm-index/file.js";
+import { readCachedIndex, writeCachedIndex } from "../helm-index/cache.js";
+import { archiveUrl, indexSource } from "../helm-index/source.js";
 import type { ChartSource } from "../types.js";
 
 /** A folder holding index.yaml and the archives it lists (`file://./charts`). */

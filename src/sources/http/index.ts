@@ -1,8 +1,8 @@
 import type { RepositorySpec } from "../../config/types.js";
 import { authHint, authorizationHeader, readCredentials } from "../auth.js";
-import { parseIndex, type RepoIndex } from "../index-file.js";
-import { readCachedIndex, writeCachedIndex, type IndexValidator } from "../index-cache.js";
-import { archiveUrl, indexSource } from "../index-source.js";
+import { parseIndex, type RepoIndex } from "../helm-index/file.js";
+import { readCachedIndex, writeCachedIndex, type IndexValidator } from "../helm-index/cache.js";
+import { archiveUrl, indexSource } from "../helm-index/source.js";
 import type { ChartSource } from "../types.js";
 import { DEFAULT_RETRY, getWithRetry, statusError, type HttpRequest, type RetryPolicy } from "../transport.js";
 import { readFile } from "node:fs/promises";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { RepositorySpec } from "../../config/types.js";
-import { ChartroomError } from "../../errors.js";
-import { rememberSecret } from "../../util/secrets.js";
+import { ChartroomError } from "../../errors/index.js";
+import { rememberSecret } from "../../errors/secrets.js";
 import { authHint, authorizationHeader, readCredentials, type Credentials } from "../auth.js";
 import { DEFAULT_RETRY, getWithRetry, statusError, type HttpResponse, type RetryPolicy } from "../transport.js";
 import { parseChallenge, type RegistryLocation } from "./reference.js";

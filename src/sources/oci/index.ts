@@ -1,12 +1,13 @@
 import type { RepositorySpec } from "../../config/types.js";
-import { ChartroomError } from "../../errors.js";
+import { ChartroomError } from "../../errors/index.js";
 import { sha256Digest } from "../../util/hash.js";
 import { isRecord } from "../../util/json.js";
 import { memoize } from "../../util/pool.js";
 import { authHint } from "../auth.js";
-import { sortNewestFirst } from "../index-file.js";
+import { sortNewestFirst } from "../helm-index/file.js";
 import { statusError, type RetryPolicy } from "../transport.js";
-import type { ChartSource, ChartVersion, FetchedArchive } from "../types.js";
+import type { ChartSource } from "../types.js";
+import type { ChartVersion, FetchedArchive } from "../../model/charts.js";
 import { RegistryClient } from "./client.js";
 import {
   HELM_CHART_MEDIA_TYPE,

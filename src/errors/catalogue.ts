@@ -1,0 +1,46 @@
+/**
+ * Every error code chartroom throws: what it means, the exit code it gives,
+ * and the hint shown when the place that throws has nothing more precise to
+ * say. Scripts and tests match on codes, never on message text; a code means
+ * one thing.
+ */
+export const CATALOGUE = {
+  USAGE: { exit: 1, meaning: "the command line is wrong (an unknown option, a missing argument, options that do not go together)", hint: "see `chartroom <command> --help`" },
+  CONFIG_NOT_FOUND: { exit: 1, meaning: "no chartroom.config.ts where it was looked for", hint: "run chartroom from the platform's folder, or pass --config <file>" },
+  CONFIG_LOAD_FAILED: { exit: 1, meaning: "the config file could not be loaded (a syntax or import error in it)", hint: "fix the error in the config file" },
+  CONFIG_INVALID: { exit: 1, meaning: "the config loaded but breaks its schema or a rule between fields", hint: "fix the keys named above, then run the command again" },
+  UNKNOWN_CHART: { exit: 1, meaning: "a chart key that the config does not declare", hint: "name a chart declared in chartroom.config.ts" },
+  UNKNOWN_STACK: { exit: 1, meaning: "a stack name that the config does not declare", hint: "name a stack declared in chartroom.config.ts" },
+  VALUES_ORPHANED: { exit: 1, meaning: "a values file or folder that no declared chart or stack reads", hint: "rename the file to values/<chart>/<stack>.yaml of a declared chart and stack, or remove it" },
+  INDEX_INVALID: { exit: 1, meaning: "a repository's index.yaml is missing, malformed or points outside the repository", hint: "check the repository; rebuild its index with `helm repo index`" },
+  VERSION_NOT_FOUND: { exit: 1, meaning: "no version of the chart satisfies the range (or the version asked for)", hint: "`chartroom outdated` lists what exists" },
+  DIGEST_MISMATCH: { exit: 1, meaning: "an archive's bytes differ from the digest the lock, the index or the config pins", hint: "review what changed, then accept it with `chartroom lock <chart>`" },
+  ARCHIVE_INVALID: { exit: 1, meaning: "a chart archive is not a readable Helm chart", hint: "check the archive the repository serves" },
+  ARCHIVE_UNSAFE: { exit: 1, meaning: "a chart archive holds entries that escape its folder, links or devices", hint: "do not use this archive; report it to whoever publishes it" },
+  ARCHIVE_TOO_LARGE: { exit: 1, meaning: "a chart archive is larger than chartroom accepts", hint: "check the archive; a Helm chart is rarely more than a few megabytes" },
+  HTTP_AUTH: { exit: 1, meaning: "a repository refused the credentials, or the variables naming them are not set", hint: "export the variables the config names under the repository's auth" },
+  HTTP_NOT_FOUND: { exit: 1, meaning: "a repository answered 404 for an index, a manifest or an archive", hint: "check the repository URL and the chart name" },
+  HTTP_FAILED: { exit: 1, meaning: "a repository answered with an error, or the connection failed", hint: "check that the repository is reachable and try again" },
+  HTTP_TIMEOUT: { exit: 1, meaning: "a repository did not answer in time", hint: "raise the repository's timeoutMs or try again" },
+  HTTP_TLS: { exit: 1, meaning: "the repository's certificate is not trusted, or the CA file cannot be read", hint: "name the repository's CA in caFile" },
+  LOCK_INVALID: { exit: 1, meaning: "charts.lock.json cannot be read: not JSON, or not the lockfile's shape", hint: "restore it from version control, or delete it and run `chartroom lock`" },
+  LOCK_TOO_NEW: { exit: 1, meaning: "charts.lock.json was written by a newer chartroom", hint: "upgrade chartroom (npm install chartroom@latest)" },
+  LOCK_MISSING: { exit: 1, meaning: "a chart is not pinned, or its pinned archive is not where it should be", hint: "run `chartroom lock`" },
+  LOCK_STALE: { exit: 1, meaning: "charts.lock.json no longer fits the declarations", hint: "run `chartroom lock` and commit charts.lock.json" },
+  LOCK_BUSY: { exit: 1, meaning: "another chartroom is writing this platform's lock", hint: "wait for it to finish, then run the command again" },
+  HELM_NOT_FOUND: { exit: 1, meaning: "no helm binary to run", hint: "install helm ≥ 3.8 and put it on PATH, or point HELM_BIN at it" },
+  HELM_TOO_OLD: { exit: 1, meaning: "the helm found is older than chartroom supports", hint: "upgrade helm, or point HELM_BIN at a newer one" },
+  HELM_FAILED: { exit: 1, meaning: "helm template failed for a chart", hint: "check the values passed to the chart" },
+  ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },
+  VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
+  PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
+  FILE_UNREADABLE: { exit: 1, meaning: "a file chartroom needs is a folder, unreadable, or not allowed", hint: "check the path and its permissions" },
+  INTERNAL: { exit: 1, meaning: "a bug in chartroom: something it assumed did not hold", hint: "please report it with the command you ran" },
+} as const satisfies Record<string, { exit: 1 | 2; meaning: string; hint: string }>;
+
+/** Stable codes: scripts and tests match on these, never on message text. */
+export type ErrorCode = keyof typeof CATALOGUE;
+
+export function exitCodeOf(code: ErrorCode): 1 | 2 {
+  return CATALOGUE[code].exit;
+}

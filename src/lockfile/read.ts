@@ -1,0 +1,63 @@
+import { readFile } from "node:fs/promises";
+import { ChartroomError } from "../errors/index.js";
+import { isRecord } from "../util/json.js";
+import { LOCKFILE_VERSION, type Lockfile } from "./schema.js";
+
+/**
+ * Three outcomes, kept apart: absent → null; unreadable → LOCK_INVALID naming
+ * the first problem; written by a newer major → LOCK_TOO_NEW with the fix.
+ */
+export async function readLock(path: string): Promise<Lockfile | null> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  return parseLock(text, path);
+}
+
+export function parseLock(text: string, path: string): Lockfile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    const at = position ? lineColumn(text, Number(position[1])) : {};
+    throw new ChartroomError("LOCK_INVALID", `${path} is not valid JSON: ${(error as Error).message}`, {
+      place: { file: path, ...at },
+      hint: "restore it from version control (git checkout -- charts.lock.json) or delete it and run `chartroom lock`",
+    });
+  }
+  if (!isRecord(data) || typeof data.lockfileVersion !== "string") {
+    throw shapeError(path, "lockfileVersion", "missing lockfileVersion");
+  }
+  const [major] = data.lockfileVersion.split(".");
+  const [ownMajor] = LOCKFILE_VERSION.split(".");
+  if (Number(major) > Number(ownMajor)) {
+    throw new ChartroomError("LOCK_TOO_NEW", `${path} has lockfileVersion ${data.lockfileVersion}; this chartroom reads ${LOCKFILE_VERSION}`, {
+      place: { file: path, key: "lockfileVersion" },
+      hint: "a newer chartroom wrote it: upgrade chartroom (npm install chartroom@latest)",
+    });
+  }
+  if (!isRecord(data.charts)) throw shapeError(path, "charts", "charts must be an object");
+  for (const [key, entry] of Object.entries(data.charts)) {
+    const missing = ["repository", "chart", "range", "version", "digest", "url"].find((field) => !isRecord(entry) || typeof entry[field] !== "string");
+    if (missing !== undefined) throw shapeError(path, `charts.${key}.${missing}`, `charts.${key}.${missing} must be a string`);
+  }
+  return data as unknown as Lockfile;
+}
+
+function shapeError(path: string, key: string, why: string): ChartroomError {
+  return new ChartroomError("LOCK_INVALID", `${path} is malformed: ${why}`, {
+    place: { file: path, key },
+    hint: "restore it from version control, or delete it and run `chartroom lock`",
+  });
+}
+
+function lineColumn(text: string, position: number): { line: number; column: number } {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  return { line, column: position - before.lastIndexOf("\n") };
+}

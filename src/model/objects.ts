@@ -1,0 +1,35 @@
+// A rendered Kubernetes object as every layer sees it: render produces it,
+// diff and policy read it, reports show it.
+
+export interface HookInfo {
+  events: string[];
+  weight: number;
+  deletePolicies: string[];
+  /** Only run by `helm test`. */
+  test: boolean;
+}
+
+/** One rendered Kubernetes object, identified the way the API server does. */
+export interface RenderedObject {
+  /** `group/Kind/namespace/name`: the API version is not identity. */
+  id: string;
+  apiVersion: string;
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** The template it came from (`# Source:`). */
+  source?: string;
+  hook?: HookInfo;
+  body: Record<string, unknown>;
+}
+
+export function objectId(group: string, kind: string, namespace: string, name: string): string {
+  return `${group}/${kind}/${namespace}/${name}`;
+}
+
+/** `Deployment.apps web/webapp`, `Service web/webapp`, `ClusterRole reader`. */
+export function displayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name">): string {
+  const kind = object.group === "" ? object.kind : `${object.kind}.${object.group}`;
+  return `${kind} ${object.namespace === "" ? "" : `${object.namespace}/`}${object.name}`;
+}

@@ -1,0 +1,123 @@
+import { stringify } from "yaml";
+import { formatValue } from "./format-value.js";
+import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
+import { isBookkeepingOnly, isReal } from "../diff/report.js";
+
+import type { Paint } from "./paint.js";
+export type { Paint };
+
+const MARK: Record<ObjectReport["action"], string> = { add: "+", delete: "-", update: "~", replace: "!", rename: ">" };
+export const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" } as const;
+
+/** The report for a person: one block per chart and stack, hunks per object. */
+export function formatText(report: DiffReport, paint: Paint = (text) => text): string {
+  const blocks = report.charts.map((chart) => chartBlock(chart, paint));
+  return [...blocks, summaryLine(report)].join("\n\n");
+}
+
+export function chartHeading(chart: ChartReport): string {
+  const from = chart.from?.version ?? "(absent)";
+  const to = chart.to?.version ?? "(removed)";
+  const versions = from === to ? `${to}` : `${from} → ${to}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}`;
+}
+
+export function chartBlock(chart: ChartReport, paint: Paint): string {
+  const lines = [paint(chartHeading(chart), "bold")];
+  if (chart.objects.length === 0) lines.push("  no object changes");
+  for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
+  lines.push(...contractLines(chart, paint));
+  for (const note of chart.notes) lines.push(`  note: ${note}`);
+  if (chart.bookkeeping.objects > 0) {
+    lines.push(paint(`  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`, "dim"));
+  }
+  if (chart.unstable.paths.length > 0) {
+    lines.push(paint(`  changes on every render (not counted): ${chart.unstable.paths.join(", ")}`, "dim"));
+    const replaced = chart.unstable.churn.filter((item) => item.step === "replace").map((item) => item.display);
+    if (replaced.length > 0) lines.push(paint(`    helm.v4.Chart replaces ${replaced.join(", ")} at every \`pulumi up\` because of them`, "yellow"));
+    lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
+  }
+  return lines.join("\n");
+}
+
+const CONTRACT_MARK = { ignored: "!", required: "+", type: "~", default: "·" } as const;
+const SHOWN_DEFAULTS = 10;
+
+function contractLines(chart: ChartReport, paint: Paint): string[] {
+  if (chart.contract.length === 0) return [];
+  const lines = [paint(`  values contract ${chart.from?.version ?? ""} → ${chart.to?.version ?? ""}:`, "bold")];
+  const defaults = chart.contract.filter((change) => change.kind === "default");
+  for (const change of [...chart.contract.filter((c) => c.kind !== "default"), ...defaults.slice(0, SHOWN_DEFAULTS)]) {
+    const colour = change.kind === "default" ? "dim" : change.kind === "ignored" ? "red" : "yellow";
+    lines.push(paint(`    ${CONTRACT_MARK[change.kind]} ${change.path}: ${change.detail}`, colour));
+    if (change.hint !== undefined) lines.push(paint(`      hint: ${change.hint}`, "dim"));
+  }
+  if (defaults.length > SHOWN_DEFAULTS) lines.push(paint(`    · and ${defaults.length - SHOWN_DEFAULTS} more changed defaults (--format json lists them all)`, "dim"));
+  return lines;
+}
+
+function objectLines(object: ObjectReport, engine: "chart" | "release", paint: Paint): string[] {
+  const colour = object.action === "add" ? "green" : object.action === "delete" ? "red" : object.action === "replace" ? "red" : "yellow";
+  const label = object.action === "replace" ? " REPLACE" : object.action === "rename" ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)` : "";
+  const hook = object.hook ? ` [hook ${object.hook.events.join(",")}${object.hook.test ? ", test" : ""}]` : "";
+  const source = object.source ? paint(`  ${object.source}`, "dim") : "";
+  const noise = isReal(object) ? "" : paint(isBookkeepingOnly(object) ? "  (bookkeeping only)" : "  (changes on every render only)", "dim");
+  const lines = [`  ${paint(`${MARK[object.action]} ${object.display}${label}`, colour)}${hook}${source}${noise}`];
+  for (const change of object.changes) lines.push(...changeLines(change, paint));
+  for (const kept of object.unchangedSecrets ?? []) lines.push(paint(`      ${kept.path}: secret unchanged (${kept.bytes} bytes)`, "dim"));
+  if (object.body !== undefined) {
+    const sign = object.action === "add" ? "+" : "-";
+    for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n")) lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));
+  }
+  if (object.replacement !== undefined) {
+    lines.push(paint(`      replaced for: ${object.replacement.fields.join(", ")}`, "red"));
+    const [mine, other] = engine === "chart" ? ["chart", "release"] as const : ["release", "chart"] as const;
+    lines.push(paint(`      → ${object.replacement.consequences[mine]}`, "red"));
+    lines.push(paint(`        (${object.replacement.consequences[other]})`, "dim"));
+  }
+  const step = stepNote(object, engine);
+  if (step !== undefined) lines.push(paint(`      → ${step}`, "red"));
+  return lines;
+}
+
+/** What the engine does that the object's action alone does not say (every-run replacements are listed with the chart's noise). */
+function stepNote(object: ObjectReport, engine: "chart" | "release"): string | undefined {
+  if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
+  if (object.step === "recreate") return "helm.v4.Chart: the apiVersion is part of the child's URN, so Pulumi creates a new resource and deletes the old one";
+  if (object.step === "fails" && object.action !== "replace") return `${engine === "chart" ? "Pulumi's update" : "helm upgrade"} fails: the API server refuses to change an immutable field`;
+  return undefined;
+}
+
+function changeLines(change: ReportedChange, paint: Paint): string[] {
+  const tags = [
+    ...(change.tags.includes("unstable") ? ["changes on every render"] : []),
+    ...(change.tags.includes("immutable") ? ["immutable"] : []),
+    ...(change.tags.includes("bookkeeping") ? ["bookkeeping"] : []),
+  ];
+  const suffix = tags.length > 0 ? paint(`  [${tags.join(", ")}]`, "dim") : "";
+  if (change.secret !== undefined) {
+    const bytes = (value: unknown) => ((value as { bytes?: number } | undefined)?.bytes ?? 0);
+    const what = change.secret === "changed" ? `changed (${bytes(change.before)} → ${bytes(change.after)} bytes)` : change.secret === "added" ? `added (${bytes(change.after)} bytes)` : `removed (${bytes(change.before)} bytes)`;
+    return [`      ${change.path}: ${paint(`secret ${what}`, "yellow")}${suffix}`];
+  }
+  if (change.op === "reorder") return [`      ${change.path}: order ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}${suffix}`];
+  const before = change.op === "add" ? [] : formatValue(change.before);
+  const after = change.op === "remove" ? [] : formatValue(change.after);
+  if (before.length <= 1 && after.length <= 1) {
+    const text = change.op === "add" ? `+ ${after[0]}` : change.op === "remove" ? `- ${before[0]}` : `${before[0]} → ${after[0]}`;
+    return [`      ${change.path}: ${paint(text, change.op === "remove" ? "red" : change.op === "add" ? "green" : "yellow")}${suffix}`];
+  }
+  return [
+    `      ${change.path}:${suffix}`,
+    ...before.map((line) => paint(`        - ${line}`, "red")),
+    ...after.map((line) => paint(`        + ${line}`, "green")),
+  ];
+}
+
+export function summaryLine(report: DiffReport): string {
+  const s = report.summary;
+  const parts = [`${s.add} added`, `${s.delete} deleted`, `${s.update} updated`, `${s.replace} replaced`, `${s.rename} renamed`];
+  const noise = s.unstable > 0 ? `; ${s.unstable} changing on every render only (not counted)` : "";
+  const contract = s.contract > 0 ? `; ${s.contract} values contract finding(s)` : "";
+  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${noise}`;
+}

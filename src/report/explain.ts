@@ -1,0 +1,56 @@
+import type { EngineStep } from "../diff/model.js";
+import type { LockedChart } from "../lockfile/schema.js";
+import type { EngineChoice } from "../model/engine.js";
+
+/** `chartroom explain`: the engine a chart gets and why, with what the lock knows about it. */
+export interface ExplainReport {
+  report: "explain";
+  format: 1;
+  chart: string;
+  engine: EngineChoice;
+  pin: LockedChart;
+  /** Lifecycle hooks (test hooks excluded) the chart renders in any stack. */
+  lifecycleHooks: string[];
+  /** Per stack: objects changed at every run by fields that differ at each render, and what the engine does to them. */
+  churn: Record<string, { object: string; fields: string[]; step: EngineStep }[]>;
+}
+
+const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" } as const;
+
+function lines(report: ExplainReport): string[] {
+  const { pin, engine } = report;
+  const out = [`${report.chart}: ${ENGINE[engine.name]}`, ...engine.reasons.map((reason) => `  - ${reason}`), ""];
+  out.push(`pinned      ${pin.chart} ${pin.version} (range ${pin.range}) from ${pin.repository}`);
+  out.push(`digest      ${pin.digest}`);
+  if (pin.manifestDigest !== undefined) out.push(`manifest    ${pin.manifestDigest}`);
+  if (pin.appVersion !== undefined) out.push(`appVersion  ${pin.appVersion}`);
+  out.push(`schema      ${pin.schema === null ? "none (values are checked for unknown keys against the defaults only)" : `${pin.schema.digest}${pin.schema.dialect ? ` (${pin.schema.dialect})` : ""}`}`);
+  out.push(`CRDs        ${pin.crds.length === 0 ? "none" : pin.crds.join(", ")}`);
+  out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map((d) => `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`).join(", ")}`);
+  out.push("", "hooks by stack:");
+  const stacks = pin.renderedHooks ?? { templates: pin.hooks };
+  for (const [stack, events] of Object.entries(stacks)) {
+    const entries = Object.entries(events);
+    out.push(`  ${stack}:${entries.length === 0 ? " none" : ""}`);
+    for (const [event, objects] of entries) out.push(`    ${event}${event === "test" || event.startsWith("test-") ? " (helm test only)" : ""}: ${objects.join(", ")}`);
+  }
+  if (report.lifecycleHooks.length > 0 && engine.name === "chart") out.push("", "warning: helm.v4.Chart never runs these hooks (dropHooks: true accepts that)");
+  const churn = Object.entries(report.churn).filter(([, objects]) => objects.length > 0);
+  if (churn.length > 0) {
+    out.push("", "changes on every render:");
+    for (const [stack, objects] of churn) {
+      for (const object of objects) out.push(`  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINE[engine.name]} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`);
+    }
+    out.push("  pin the value in values or an existing Secret");
+  }
+  return out;
+}
+
+export function explainText(report: ExplainReport): string {
+  return lines(report).join("\n");
+}
+
+export function explainMarkdown(report: ExplainReport): string {
+  const [title = "", ...rest] = lines(report);
+  return `### ${title}\n\n\`\`\`\n${rest.join("\n").trim()}\n\`\`\``;
+}

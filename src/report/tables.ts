@@ -1,0 +1,29 @@
+/** Columns padded to the widest cell; the last column is not padded. */
+export function textTable(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) => Math.max(visibleLength(header), ...rows.map((row) => visibleLength(row[i] ?? ""))));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - visibleLength(cell))))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join("\n");
+}
+
+export function markdownTable(headers: string[], rows: string[][]): string {
+  const escape = (cell: string) => cell.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return [
+    `| ${headers.map(escape).join(" | ")} |`,
+    `| ${headers.map(() => "---").join(" | ")} |`,
+    ...rows.map((row) => `| ${row.map(escape).join(" | ")} |`),
+  ].join("\n");
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+function visibleLength(text: string): number {
+  return text.replace(ANSI, "").length;
+}
+
+export function shortDigest(digest: string): string {
+  return digest.replace(/^sha256:/, "").slice(0, 12);
+}

@@ -1,0 +1,58 @@
+import { inspectArchive, type ChartInspection } from "../chart/inspect.js";
+import type { ChartSpec } from "../config/types.js";
+import type { LockedChart } from "../lockfile/schema.js";
+import type { ChartVersion, FetchedArchive } from "../model/charts.js";
+import { fetchVerified } from "../sources/fetch.js";
+import type { ValuesContract } from "../values/check.js";
+import type { Project } from "./project.js";
+import { sourceOf } from "./select.js";
+
+/** A pinned chart, a version the repository lists, or an archive fetched and verified already. */
+export type ArchiveTarget = { pin: LockedChart } | { version: ChartVersion } | { fetched: FetchedArchive; version: string };
+
+export function targetVersion(target: ArchiveTarget): string {
+  return "pin" in target ? target.pin.version : typeof target.version === "string" ? target.version : target.version.version;
+}
+
+/**
+ * The archive of a target, verified once per run: a pin against every digest
+ * the lock holds (for OCI also the manifest's, so a moved tag is caught), a
+ * listed version against the listing. Every workflow asks for the same ones.
+ */
+export function archiveFor(project: Project, spec: ChartSpec, target: ArchiveTarget, listing?: readonly ChartVersion[]): Promise<FetchedArchive> {
+  if ("fetched" in target) return Promise.resolve(target.fetched);
+  const key = "pin" in target ? `${spec.key}\u0000pin\u0000${target.pin.digest}\u0000${target.pin.manifestDigest ?? ""}` : `${spec.key}\u0000version\u0000${target.version.version}`;
+  let hit = project.memo.archives.get(key);
+  if (hit === undefined) {
+    const source = sourceOf(project, spec);
+    if ("pin" in target) {
+      const pin = target.pin;
+      const version: ChartVersion = listing?.find((v) => v.version === pin.version) ?? { name: pin.chart, version: pin.version, urls: [pin.url] };
+      hit = fetchVerified(source, version, project.store, { digest: pin.digest, chart: spec.key, manifestDigest: pin.manifestDigest });
+    } else {
+      hit = fetchVerified(source, target.version, project.store);
+    }
+    project.memo.archives.set(key, hit);
+  }
+  return hit;
+}
+
+/** A fetched archive's inspection, once per digest per run. */
+export function inspectionOf(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
+  let hit = project.memo.inspections.get(archive.digest);
+  if (hit === undefined) {
+    hit = inspectArchive(archive.data, label);
+    project.memo.inspections.set(archive.digest, hit);
+  }
+  return hit;
+}
+
+/** What a chart version says about its values: defaults, schema, subcharts. */
+export async function contractFor(project: Project, spec: ChartSpec, target: ArchiveTarget): Promise<ValuesContract & { version: string }> {
+  const found = await inspectionOf(project, await archiveFor(project, spec, target), spec.key);
+  return { version: targetVersion(target), ...contractOf(found) };
+}
+
+export function contractOf(found: ChartInspection): ValuesContract {
+  return { defaults: found.defaults, schema: found.schemaDocument, schemaDigest: found.schema?.digest, subcharts: found.subcharts };
+}

@@ -1,0 +1,66 @@
+import type { ChartSpec, StackSpec } from "../config/types.js";
+import type { ChartReport } from "../diff/model.js";
+import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ChartVersion } from "../model/charts.js";
+import type { ValuesLayer } from "../model/values.js";
+import type { SharedBlocks } from "../render/fast-yaml.js";
+import { mergeLayers } from "../values/coalesce.js";
+import { contractDiff, type ContractChange } from "../values/contract.js";
+import { readValuesLayers } from "../values/layers.js";
+import { highestInRange, latestVersion } from "../versions/resolve.js";
+import { contractFor, type ArchiveTarget } from "./archives.js";
+import type { Project } from "./project.js";
+import { renderFor } from "./rendering.js";
+import { sourceOf, stackName } from "./select.js";
+
+/** One side of a comparison: a project (the working tree, or the tree at a git ref) and what to render from it. */
+export interface Side {
+  project: Project;
+  spec: ChartSpec;
+  target: ArchiveTarget;
+}
+
+export interface CompareOptions extends ReportOptions {
+  /** @default false */
+  noCache?: boolean;
+  /** Values on both sides above the platform's, as values given in code are. */
+  extra?: readonly ValuesLayer[];
+}
+
+async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared: SharedBlocks): Promise<ChartSide | null> {
+  if (side === null) return null;
+  const rendering = await renderFor(side.project, { spec: side.spec, stack, target: side.target, noCache: options.noCache, shared, extra: options.extra });
+  return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable) };
+}
+
+/** Render both sides for one stack and compare them. */
+export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions): Promise<ChartReport> {
+  const shared: SharedBlocks = new Map();
+  const [old, next] = await Promise.all([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
+  const spec = (after ?? before)?.spec;
+  const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
+  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine: pin?.engine.name ?? "chart" }, old, next, options);
+  if (before !== null && after !== null && old?.version !== next?.version) report.contract = await contractChanges(before, after, stack);
+  return report;
+}
+
+/** The values contract change between the two sides' versions, for the values the newer side sets. */
+async function contractChanges(before: Side, after: Side, stack: StackSpec | undefined): Promise<ContractChange[]> {
+  const [was, now] = await Promise.all([contractFor(before.project, before.spec, before.target), contractFor(after.project, after.spec, after.target)]);
+  const layers = await readValuesLayers(after.project.config.dir, after.spec.key, stack?.name);
+  return contractDiff(mergeLayers(layers.map((layer) => layer.values)), was, now);
+}
+
+/** `1.2.3 | wanted | latest`: the version a chart would move to, as the repository lists it. */
+export async function versionTarget(project: Project, spec: ChartSpec, to: string): Promise<ChartVersion> {
+  const versions = await sourceOf(project, spec).listVersions(spec.chart);
+  const found = to === "wanted" ? highestInRange(versions, spec.range, spec.prerelease) : to === "latest" ? latestVersion(versions, spec.prerelease) : versions.find((v) => v.version === to);
+  if (found === undefined) {
+    throw new ChartroomError("VERSION_NOT_FOUND", `${spec.chart} has no version "${to}" in ${spec.repository.url}`, {
+      place: { chart: spec.key },
+      hint: "pass an exact version, `wanted` or `latest`; `chartroom outdated` lists what exists",
+    });
+  }
+  return found;
+}

@@ -1,0 +1,101 @@
+import { relative } from "node:path";
+import type { ChartReport, DiffReport } from "../diff/model.js";
+import { diffReport } from "../diff/report.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ValuesLayer } from "../model/values.js";
+import { didYouMean } from "../util/nearest.js";
+import { snapshotAt } from "../vcs/git.js";
+import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
+import { openProject, type Project } from "./project.js";
+import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
+
+export interface DiffOptions {
+  /** Chart keys to compare; all when empty. */
+  charts?: readonly string[];
+  /** One stack; every declared stack when absent. */
+  stack?: string;
+  /**
+   * Compare each pin with another version of the same chart: an exact
+   * version, `wanted` or `latest`. Without it, the platform at `base`
+   * (a git ref) is compared with the working tree.
+   */
+  to?: string;
+  /** @default "HEAD" */
+  base?: string;
+  /** With `to`: values on both sides above the platform's, as values given in code are. */
+  values?: readonly ValuesLayer[];
+  /** @default false */
+  showSecrets?: boolean;
+  /** @default false */
+  showBookkeeping?: boolean;
+  /** @default false */
+  noCache?: boolean;
+}
+
+/**
+ * `chartroom diff`: render both sides offline and compare them per chart and
+ * stack. The report's `changed` is true when anything beyond bookkeeping and
+ * every-render noise changed.
+ */
+export async function diff(project: Project, options: DiffOptions = {}): Promise<DiffReport> {
+  if (options.to !== undefined && options.base !== undefined) {
+    throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
+  }
+  if ((options.values?.length ?? 0) > 0 && (options.to === undefined || options.charts?.length !== 1)) {
+    throw new ChartroomError("USAGE", "--values goes with --to and one chart", { hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>" });
+  }
+  const compare: CompareOptions = { showSecrets: options.showSecrets ?? false, showBookkeeping: options.showBookkeeping ?? false, noCache: options.noCache, extra: options.values };
+  const charts = options.to !== undefined ? await versionMode(project, options, options.to, compare) : await baseMode(project, options, options.base ?? "HEAD", compare);
+  return diffReport(charts);
+}
+
+async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {
+  const reports: ChartReport[] = [];
+  const stacks = stacksFor(project, options.stack);
+  for (const spec of selectCharts(project, options.charts)) {
+    const pin = requirePin(project, spec);
+    const version = await versionTarget(project, spec, to);
+    for (const stack of stacks) {
+      project.progress(`rendering ${spec.key} ${pin.version} and ${version.version} for ${stackName(stack)}`);
+      reports.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, compare));
+    }
+  }
+  return reports;
+}
+
+async function baseMode(project: Project, options: DiffOptions, ref: string, compare: CompareOptions): Promise<ChartReport[]> {
+  const stacks = stacksFor(project, options.stack);
+  const snapshot = await snapshotAt(project.config.dir, ref);
+  try {
+    const base = await openProject({ dir: snapshot.dir, configFile: relative(project.config.dir, project.config.file), env: project.env, onProgress: (line) => project.progress(line) }).catch((error: unknown) => {
+      // The platform did not exist at the base: every chart is new.
+      if (ChartroomError.isInstance(error) && error.code === "CONFIG_NOT_FOUND") return null;
+      throw error;
+    });
+    const keys = [...new Set([...(base?.config.charts ?? []).map((c) => c.key), ...project.config.charts.map((c) => c.key)])].sort();
+    for (const name of options.charts ?? []) {
+      if (!keys.includes(name)) {
+        throw new ChartroomError("UNKNOWN_CHART", `"${name}" is a chart neither at ${ref} nor in the working tree${didYouMean(name, keys)}`, { hint: `charts: ${keys.join(", ")}` });
+      }
+    }
+    const selected = (options.charts?.length ?? 0) > 0 ? keys.filter((key) => options.charts?.includes(key)) : keys;
+    const reports: ChartReport[] = [];
+    for (const key of selected) {
+      const before = base === null ? null : sideOf(base, key);
+      const after = sideOf(project, key);
+      for (const stack of stacks) {
+        project.progress(`rendering ${key} at ${ref} and in the working tree for ${stackName(stack)}`);
+        reports.push(await compareSides(before, after, stack, compare));
+      }
+    }
+    return reports;
+  } finally {
+    await snapshot.remove();
+  }
+}
+
+function sideOf(project: Project, key: string): Side | null {
+  const spec = project.config.charts.find((chart) => chart.key === key);
+  if (spec === undefined) return null;
+  return { project, spec, target: { pin: requirePin(project, spec) } };
+}

@@ -1,0 +1,36 @@
+import { hitsForceNew, pulumiForceNew } from "../diff/engine-steps.js";
+import type { EngineStep } from "../diff/model.js";
+import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
+import { displayName } from "../model/objects.js";
+import type { ExplainReport } from "../report/explain.js";
+import { parsePath } from "../util/tree-path.js";
+import { renderFor } from "./rendering.js";
+import type { Project } from "./project.js";
+import { requireChart, requirePin, stackName, stacksFor } from "./select.js";
+
+/** `chartroom explain`: why a chart gets its engine, from the lock and the declaration. */
+export async function explain(project: Project, options: { chart: string }): Promise<ExplainReport> {
+  const spec = requireChart(project, options.chart, "explain");
+  const pin = requirePin(project, spec);
+  const hooks = pin.renderedHooks === undefined ? pin.hooks : mergeStacks(pin.renderedHooks);
+  const engine = chooseEngine(spec, hooks, pin.renderedHooks === undefined ? "templates" : "rendered");
+  const churn: ExplainReport["churn"] = {};
+  for (const stack of stacksFor(project)) {
+    const entries = pin.unstable?.[stackName(stack)] ?? [];
+    if (entries.length === 0) continue;
+    // The lock names the fields; the rendered objects say what the engine does about them.
+    const rendering = await renderFor(project, { spec, stack, target: { pin } });
+    const byObject = new Map<string, string[]>();
+    for (const entry of entries) {
+      const [object = "", field = ""] = entry.split(": ");
+      (byObject.get(object) ?? byObject.set(object, []).get(object))?.push(field);
+    }
+    churn[stackName(stack)] = [...byObject].map(([object, fields]) => {
+      const found = rendering.objects.find((item) => displayName(item) === object);
+      const replaces = engine.name === "chart" && found !== undefined && fields.some((field) => hitsForceNew(parsePath(field), pulumiForceNew(found)) !== undefined);
+      const step: EngineStep = replaces ? "replace" : "update";
+      return { object, fields, step };
+    });
+  }
+  return { report: "explain", format: 1, chart: spec.key, engine, pin, lifecycleHooks: lifecycleHooks(hooks), churn };
+}

@@ -1,0 +1,150 @@
+import { pathToFileURL } from "node:url";
+import type { ChartSpec } from "../config/types.js";
+import { chooseEngine, mergeStacks } from "../engine/choice.js";
+import { ChartroomError } from "../errors/index.js";
+import { LOCKFILE_VERSION, type LockedChart, type Lockfile } from "../lockfile/schema.js";
+import { findStale, staleReasons } from "../lockfile/stale.js";
+import { serialiseLock, writeLock } from "../lockfile/write.js";
+import type { ChartVersion } from "../model/charts.js";
+import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
+import { fetchVerified } from "../sources/fetch.js";
+import { mapLimit } from "../util/pool.js";
+import { resolveVersion } from "../versions/resolve.js";
+import { archiveFor, inspectionOf } from "./archives.js";
+import type { Project } from "./project.js";
+import { renderFacts } from "./render-facts.js";
+import { selectCharts, sourceOf } from "./select.js";
+
+export interface LockOptions {
+  /** Re-resolve only these chart keys (plus charts whose declaration changed); all when empty. */
+  charts?: readonly string[];
+  /** Take these exact versions instead of resolving (an upgrade plan applied as data). */
+  versions?: ReadonlyMap<string, ChartVersion>;
+  /** @default 8 */
+  concurrency?: number;
+}
+
+/**
+ * Resolve, fetch, verify, inspect and render (for hook facts) the charts that
+ * need it, and return the new lock. Writes nothing.
+ */
+export async function resolveLock(project: Project, options: LockOptions = {}): Promise<{ lock: Lockfile; changes: LockChange[] }> {
+  const kept = project.lock?.charts ?? {};
+  const only = [...(options.charts ?? []), ...(options.versions?.keys() ?? [])];
+  selectCharts(project, only);
+  const todo = project.config.charts.filter((spec) => {
+    const pin = Object.hasOwn(kept, spec.key) ? kept[spec.key] : undefined;
+    return only.length === 0 || only.includes(spec.key) || staleReasons(spec, pin).length > 0;
+  });
+  let done = 0;
+  const resolved = await mapLimit(todo, options.concurrency ?? 8, async (spec) => {
+    const entry = await lockChart(project, spec, options.versions?.get(spec.key));
+    project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
+    return entry;
+  });
+  const charts: Record<string, LockedChart> = {};
+  for (const spec of project.config.charts) {
+    const fresh = resolved[todo.indexOf(spec)];
+    const pin = fresh ?? kept[spec.key];
+    if (pin !== undefined) charts[spec.key] = pin;
+  }
+  const lock: Lockfile = { lockfileVersion: LOCKFILE_VERSION, charts };
+  return { lock, changes: describeChanges(project.lock, lock) };
+}
+
+/** `chartroom lock`: resolve, then write charts.lock.json once everything succeeded (and only if it changed). */
+export async function lock(project: Project, options: LockOptions = {}): Promise<LockReport> {
+  const { lock: next, changes } = await resolveLock(project, options);
+  const unchanged = project.lock !== null && serialiseLock(project.lock) === serialiseLock(next);
+  if (!unchanged) await writeLock(project.lockPath, next);
+  return { report: "lock", format: 1, path: project.lockPath, written: !unchanged, changes };
+}
+
+/**
+ * `chartroom lock --frozen`: the lock must fit every declaration and every
+ * pinned archive must still be the one it names. Writes nothing.
+ */
+export async function verify(project: Project): Promise<VerifyReport> {
+  const current = project.lock;
+  if (current === null) {
+    throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, { place: { file: project.lockPath }, hint: "run `chartroom lock` and commit charts.lock.json" });
+  }
+  const stale = findStale(project.config.charts, current);
+  if (stale.length > 0) {
+    throw new ChartroomError("LOCK_STALE", `charts.lock.json does not match the config (${stale.length} problem${stale.length === 1 ? "" : "s"})`, {
+      place: { file: project.lockPath },
+      details: stale.map((entry) => `${entry.chart}: ${entry.reason}`),
+      hint: "run `chartroom lock` and commit the result",
+    });
+  }
+  let done = 0;
+  const charts = await mapLimit(project.config.charts, 8, async (spec) => {
+    const pin = current.charts[spec.key] as LockedChart;
+    await archiveFor(project, spec, { pin }, await sourceOf(project, spec).listVersions(spec.chart));
+    project.progress(`[${++done}/${project.config.charts.length}] verified ${spec.key}`);
+    return { chart: spec.key, version: pin.version, digest: pin.digest };
+  });
+  return { report: "verify", format: 1, path: project.lockPath, charts };
+}
+
+async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion | undefined): Promise<LockedChart> {
+  const source = sourceOf(project, spec);
+  const resolved = given ?? resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, await source.listVersions(spec.chart));
+  // An OCI digest pin is fetched by digest, so a moved tag cannot change it.
+  const version = spec.digest !== undefined && spec.repository.kind === "oci" ? { ...resolved, manifestDigest: spec.digest } : resolved;
+  const archive = await fetchVerified(source, version, project.store);
+  checkDigestPin(spec, archive.manifestDigest ?? archive.digest);
+  const inspection = await inspectionOf(project, archive, `${spec.chart}-${version.version}`);
+  const facts = await renderFacts(project, spec, archive, version.version);
+  const entry: LockedChart = {
+    repository: spec.repository.url,
+    chart: spec.chart,
+    range: spec.range,
+    version: version.version,
+    digest: archive.digest,
+    url: relativeTo(archive.url, source.url, spec.repository.path),
+    chartApiVersion: inspection.apiVersion,
+    schema: inspection.schema,
+    crds: inspection.crds,
+    dependencies: inspection.dependencies,
+    hooks: inspection.hooks,
+    renderedHooks: facts.hooks,
+    unstable: facts.unstable,
+    engine: chooseEngine(spec, mergeStacks(facts.hooks), "rendered"),
+  };
+  if (spec.prerelease) entry.prerelease = true;
+  if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;
+  if (spec.digest !== undefined) entry.pinnedDigest = spec.digest;
+  const appVersion = version.appVersion ?? inspection.appVersion;
+  if (appVersion !== undefined) entry.appVersion = appVersion;
+  return entry;
+}
+
+function checkDigestPin(spec: ChartSpec, actual: string): void {
+  if (spec.digest === undefined || spec.digest === actual) return;
+  throw new ChartroomError("DIGEST_MISMATCH", `${spec.chart} ${spec.range} has digest ${actual}, but the config pins ${spec.digest}`, {
+    place: { chart: spec.key, key: `charts.${spec.key}.version` },
+    hint: "the published chart differs from the one you pinned; check the digest in the config",
+  });
+}
+
+/** Archives inside the repository are recorded by relative path, so the lock is portable. */
+function relativeTo(archiveUrl: string, repositoryUrl: string, folder?: string): string {
+  const base = folder !== undefined ? pathToFileURL(`${folder}/`).toString() : repositoryUrl.endsWith("/") ? repositoryUrl : `${repositoryUrl}/`;
+  return archiveUrl.startsWith(base) ? archiveUrl.slice(base.length) : archiveUrl;
+}
+
+export function describeChanges(previous: Lockfile | null, next: Lockfile): LockChange[] {
+  const before = previous?.charts ?? {};
+  const changes: LockChange[] = [];
+  for (const [chart, pin] of Object.entries(next.charts)) {
+    const old = Object.hasOwn(before, chart) ? before[chart] : undefined;
+    if (old === undefined) changes.push({ chart, kind: "added", to: pin.version });
+    else if (old.version !== pin.version || old.digest !== pin.digest) changes.push({ chart, kind: "updated", from: old.version, to: pin.version });
+    else changes.push({ chart, kind: "unchanged", from: old.version, to: pin.version });
+  }
+  for (const [chart, pin] of Object.entries(before)) {
+    if (!Object.hasOwn(next.charts, chart)) changes.push({ chart, kind: "removed", from: pin.version });
+  }
+  return changes.sort((a, b) => a.chart.localeCompare(b.chart));
+}

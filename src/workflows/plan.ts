@@ -1,0 +1,83 @@
+import type { ChartSpec } from "../config/types.js";
+import { countActions } from "../diff/report.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ObjectAction } from "../diff/model.js";
+import { staleReasons } from "../lockfile/stale.js";
+import type { PlanReport, PlanRow } from "../report/plan.js";
+import { mapLimit } from "../util/pool.js";
+import { outdatedRow } from "../versions/outdated.js";
+import { archiveFor } from "./archives.js";
+import { compareSides, versionTarget } from "./compare.js";
+import type { Project } from "./project.js";
+import { selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
+
+export interface PlanOptions {
+  /** Chart keys; all when empty. */
+  charts?: readonly string[];
+  /**
+   * Render the pin and the next version of each outdated chart and count what changes.
+   * @default true
+   */
+  diff?: boolean;
+}
+
+/**
+ * `chartroom plan`: each chart's pin verified against the lock (from the
+ * cache or the repository), compared with what the repository offers, and
+ * for outdated charts what the next version does per stack. Problems are
+ * reported per chart, not thrown.
+ */
+export async function plan(project: Project, options: PlanOptions = {}): Promise<PlanReport> {
+  const charts = selectCharts(project, options.charts);
+  let done = 0;
+  const rows = await mapLimit(charts, 4, async (spec) => {
+    const row = await planRow(project, spec);
+    if (options.diff !== false) await addNext(project, row, spec);
+    project.progress(`[${++done}/${charts.length}] checked ${spec.key}`);
+    return row;
+  });
+  return { report: "plan", format: 1, charts: rows };
+}
+
+async function planRow(project: Project, spec: ChartSpec): Promise<PlanRow> {
+  const pin = project.lock?.charts[spec.key];
+  const row: PlanRow = { chart: spec.key, namespace: spec.namespace, range: spec.range, verified: false, problems: [] };
+  if (pin === undefined) {
+    row.problems.push("not locked: run `chartroom lock`");
+    return row;
+  }
+  Object.assign(row, { pinned: pin.version, digest: pin.digest, engine: pin.engine.name });
+  row.problems.push(...staleReasons(spec, pin).map((reason) => `stale: ${reason}`));
+  try {
+    const versions = await sourceOf(project, spec).listVersions(spec.chart);
+    row.outdated = outdatedRow(spec, pin, versions);
+    await archiveFor(project, spec, { pin }, versions);
+    row.verified = true;
+  } catch (error) {
+    if (!ChartroomError.isInstance(error)) throw error;
+    row.problems.push(`${error.code}: ${error.message}`);
+  }
+  return row;
+}
+
+async function addNext(project: Project, row: PlanRow, spec: ChartSpec): Promise<void> {
+  const outdated = row.outdated;
+  const pin = project.lock?.charts[spec.key];
+  if (!row.verified || outdated === undefined || pin === undefined) return;
+  const next = [outdated.wanted, outdated.latest].find((version) => version !== undefined && version !== pin.version);
+  if (next === undefined) return;
+  try {
+    const version = await versionTarget(project, spec, next);
+    const stacks: Record<string, Record<ObjectAction, number>> = {};
+    const contract: Record<string, number> = {};
+    for (const stack of stacksFor(project)) {
+      const report = await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, { showSecrets: false, showBookkeeping: false });
+      stacks[stackName(stack)] = countActions(report);
+      contract[stackName(stack)] = report.contract.filter((change) => change.kind !== "default").length;
+    }
+    row.next = { version: next, stacks, contract };
+  } catch (error) {
+    if (!ChartroomError.isInstance(error)) throw error;
+    row.problems.push(`rendering ${next}: ${error.code}: ${error.message}`);
+  }
+}

@@ -1,0 +1,90 @@
+import { join, resolve } from "node:path";
+import type { ChartInspection } from "../chart/inspect.js";
+import { CONFIG_NAMES, loadConfig } from "../config/load.js";
+import { normaliseConfig } from "../config/normalise.js";
+import type { Config } from "../config/types.js";
+import { readLock } from "../lockfile/read.js";
+import { LOCKFILE_NAME, type Lockfile } from "../lockfile/schema.js";
+import type { FetchedArchive } from "../model/charts.js";
+import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
+import { sourcesFor } from "../sources/api.js";
+import type { ChartSource } from "../sources/types.js";
+import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
+import { cacheDir } from "../util/cache-dir.js";
+
+export interface ProjectOptions {
+  /**
+   * The platform's folder: where chartroom.config.ts, charts.lock.json and values/ are.
+   * @default process.cwd()
+   */
+  dir?: string;
+  /**
+   * The config file, relative to `dir`.
+   * @default the first of chartroom.config.ts, .mts, .js, .mjs in `dir`
+   */
+  configFile?: string;
+  /**
+   * The environment: credentials named in the config, `CHARTROOM_CACHE`, `HELM_BIN`.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Told about long work, one line at a time (the CLI shows it on a terminal). */
+  onProgress?: (line: string) => void;
+  /**
+   * The config as a program imported it (a Pulumi program passes what
+   * `chartroom.config.ts` exports), instead of loading the file.
+   */
+  config?: unknown;
+}
+
+/**
+ * A platform opened for one run: its config, its lock, one source per
+ * repository, the archive store and helm. Everything a workflow learns in the
+ * run (archives fetched and verified, charts inspected) is remembered here,
+ * never in module state, so two projects in one process never mix.
+ */
+export interface Project {
+  readonly config: Config;
+  readonly lockPath: string;
+  /** The lock as read when the project was opened (null when there is none). */
+  readonly lock: Lockfile | null;
+  readonly sources: ReadonlyMap<string, ChartSource>;
+  readonly store: ArchiveStore;
+  readonly cacheRoot: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Located on first use: workflows that never render never need helm. */
+  helm(): Promise<HelmBinary>;
+  progress(line: string): void;
+  /** Per-run memos, keyed by what identifies the work. */
+  readonly memo: {
+    archives: Map<string, Promise<FetchedArchive>>;
+    inspections: Map<string, Promise<ChartInspection>>;
+  };
+}
+
+/** Load the config and the lock of the platform in `options.dir`. */
+export async function openProject(options: ProjectOptions = {}): Promise<Project> {
+  const dir = resolve(options.dir ?? process.cwd());
+  const config = options.config === undefined ? await loadConfig({ cwd: dir, file: options.configFile }) : normaliseConfig(options.config, join(dir, options.configFile ?? CONFIG_NAMES[0] ?? "chartroom.config.ts"));
+  const lockPath = join(config.dir, LOCKFILE_NAME);
+  return projectOf(config, await readLock(lockPath), options);
+}
+
+/** A project over a config already normalised (and its lock, read or not), for programs that build configs themselves. */
+export function projectOf(config: Config, lock: Lockfile | null, options: Pick<ProjectOptions, "env" | "onProgress"> = {}): Project {
+  const env = options.env ?? process.env;
+  const cacheRoot = cacheDir(env);
+  let helm: Promise<HelmBinary> | undefined;
+  return {
+    config,
+    lockPath: join(config.dir, LOCKFILE_NAME),
+    lock,
+    sources: sourcesFor(config.repositories.values(), { cacheRoot, env }),
+    store: diskArchiveStore(cacheRoot),
+    cacheRoot,
+    env,
+    helm: () => (helm ??= locateHelm({ cacheRoot, env })),
+    progress: options.onProgress ?? (() => {}),
+    memo: { archives: new Map(), inspections: new Map() },
+  };
+}

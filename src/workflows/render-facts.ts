@@ -1,0 +1,37 @@
+import type { ChartSpec } from "../config/types.js";
+import type { FetchedArchive } from "../model/charts.js";
+import { displayName } from "../model/objects.js";
+import { renderFor } from "./rendering.js";
+import type { Project } from "./project.js";
+import { stackName, stacksFor } from "./select.js";
+
+/** What rendering with the platform's values found, per stack. */
+export interface RenderFacts {
+  hooks: Record<string, Record<string, string[]>>;
+  unstable: Record<string, string[]>;
+}
+
+/**
+ * Render a chart being locked for every stack with the platform's values:
+ * the hook events it really produces (what the engine choice needs) and the
+ * fields that change on every render.
+ */
+export async function renderFacts(project: Project, spec: ChartSpec, archive: FetchedArchive, version: string): Promise<RenderFacts> {
+  const facts: RenderFacts = { hooks: {}, unstable: {} };
+  for (const stack of stacksFor(project)) {
+    // The archive is in the store already: fetchVerified put it there (or found it).
+    const rendering = await renderFor(project, { spec, stack, target: { fetched: archive, version } });
+    const hooks: Record<string, string[]> = {};
+    for (const object of rendering.objects) {
+      for (const event of object.hook?.events ?? []) (hooks[event] ??= []).push(displayName(object));
+    }
+    for (const event of Object.keys(hooks)) hooks[event]?.sort();
+    const names = new Map(rendering.objects.map((object) => [object.id, displayName(object)]));
+    facts.hooks[stackName(stack)] = hooks;
+    facts.unstable[stackName(stack)] = rendering.unstable.map((entry) => {
+      const [id = "", ...path] = entry.split(" ");
+      return `${names.get(id) ?? id}: ${path.join(" ")}`;
+    });
+  }
+  return facts;
+}

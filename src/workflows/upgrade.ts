@@ -1,0 +1,76 @@
+import semver from "semver";
+import type { ChartReport } from "../diff/model.js";
+import { diffReport } from "../diff/report.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ChartVersion } from "../model/charts.js";
+import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
+import { highestInRange, latestVersion } from "../versions/resolve.js";
+import { compareSides } from "./compare.js";
+import { lock } from "./lock.js";
+import type { Project } from "./project.js";
+import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
+
+/** An upgrade worked out and not applied: apply it as it is with `applyUpgrade`. */
+export interface UpgradePlan {
+  /** Each move with the exact version listed when it was planned. */
+  moves: (UpgradeMove & { version: ChartVersion })[];
+  notes: string[];
+  charts: ChartReport[];
+}
+
+/**
+ * For each chart (all when none named) with a newer version inside its
+ * range: render the pin and that version for every stack (or the one named)
+ * and compare. A newer version outside the range is a note naming the
+ * config change it needs. Writes nothing.
+ */
+export interface UpgradeOptions {
+  /** Chart keys; all when empty. */
+  charts?: readonly string[];
+  /** Report one stack only (the lock is per chart, not per stack). */
+  stack?: string;
+}
+
+export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  const stacks = stacksFor(project, options.stack);
+  const plan: UpgradePlan = { moves: [], notes: [], charts: [] };
+  for (const spec of selectCharts(project, options.charts)) {
+    const pin = requirePin(project, spec);
+    const versions = await sourceOf(project, spec).listVersions(spec.chart);
+    const wanted = highestInRange(versions, spec.range, spec.prerelease);
+    const latest = latestVersion(versions, spec.prerelease);
+    if (latest !== undefined && (wanted === undefined || semver.gt(latest.version, wanted.version))) {
+      plan.notes.push(`${spec.key}: ${latest.version} is outside "${spec.range}"; change charts.${spec.key}.version to take it (see \`chartroom diff ${spec.key} --to latest\`)`);
+    }
+    if (wanted === undefined || !semver.gt(wanted.version, pin.version)) continue;
+    plan.moves.push({ chart: spec.key, from: pin.version, to: wanted.version, version: wanted });
+    for (const stack of stacks) {
+      project.progress(`rendering ${spec.key} ${pin.version} and ${wanted.version} for ${stackName(stack)}`);
+      plan.charts.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version: wanted } }, stack, { showSecrets: false, showBookkeeping: false }));
+    }
+  }
+  return plan;
+}
+
+/**
+ * Pin the plan's versions, exactly those (the repository is not asked again
+ * which version is newest), and write charts.lock.json. A plan made against
+ * another lock than the project's is refused.
+ */
+export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise<UpgradeReport> {
+  for (const move of plan.moves) {
+    const pin = requirePin(project, selectCharts(project, [move.chart])[0] as never);
+    if (pin.version !== move.from) {
+      throw new ChartroomError("LOCK_STALE", `the upgrade plan moves ${move.chart} from ${move.from}, but charts.lock.json pins ${pin.version}`, {
+        place: { file: project.lockPath, chart: move.chart },
+        hint: "plan the upgrade again against the current lock",
+      });
+    }
+  }
+  if (plan.moves.length > 0) await lock(project, { versions: new Map(plan.moves.map((move) => [move.chart, move.version])) });
+  return upgradeReport(plan, plan.moves.length > 0);
+}
+
+export function upgradeReport(plan: UpgradePlan, written: boolean): UpgradeReport {
+  return { report: "upgrade", format: 1, moves: plan.moves.map(({ chart, from, to }) => ({ chart, from, to })), notes: plan.notes, written, diff: diffReport(plan.charts) };
+}
