@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^chartroom\/pulumi$/, replacement: resolve(root, "src/deploy/pulumi/index.ts") },
+      { find: /^chartroom\/codegen$/, replacement: resolve(root, "src/codegen/index.ts") },
       { find: /^chartroom$/, replacement: resolve(root, "src/index.ts") },
     ],
   },

@@ -1,6 +1,7 @@
 // Run before the tests (npm's pretest): installs or builds what the tests
 // need, and says exactly what to run where it may not.
-// - Debian's docker-registry for the OCI tests (apt-get, as root);
+// - Debian's docker-registry for the OCI tests and chromium for the HTML report
+//   test (apt-get, as root; playwright's own browser download cannot work here);
 // - the real Pulumi engine, built from Go modules (engine/build.sh, cached);
 // - dist/, which the example Pulumi program imports as `chartroom/pulumi`.
 // Helm comes from dev dependencies.
@@ -26,7 +27,8 @@ function aptInstall(packages: string[], why: string): void {
   execFileSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
-if (!onPath("docker-registry")) aptInstall(["docker-registry"], "the OCI tests need docker-registry");
+const missing = [["docker-registry", "docker-registry"], ["chromium", "chromium"]].filter(([command]) => !onPath(command as string)).map(([, pkg]) => pkg as string);
+if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry, the HTML report test chromium");
 
 // Prints progress on stderr; the second run only hashes go.sum and returns.
 const engine = spawnSync("bash", [resolve(root, "engine/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });

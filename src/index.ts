@@ -105,6 +105,11 @@ export async function applyUpgrade(project: Project, upgrade: UpgradePlan): Prom
   return (await import("./workflows/upgrade.js")).applyUpgrade(project, upgrade);
 }
 
+/** The report of an upgrade plan without applying it (what `upgrade --dry-run` prints). */
+export async function upgradeReport(upgrade: UpgradePlan): Promise<UpgradeReport> {
+  return (await import("./workflows/upgrade.js")).upgradeReport(upgrade, false);
+}
+
 /** Why a chart gets its engine, and what the lock knows about it. */
 export async function explain(project: Project, options: { chart: string }): Promise<ExplainReport> {
   return (await import("./workflows/explain.js")).explain(project, options);

@@ -41,8 +41,8 @@ function diffBody(report: DiffReport): string {
   const charts = [...new Set(report.charts.map((chart) => chart.chart))];
   const stacks = [...new Set(report.charts.map((chart) => chart.stack))];
   const filters = `<nav aria-label="Filters"><form id="filters"><fieldset><legend>Change class</legend>${CLASSES.map((name) => `<label><input type="checkbox" name="class" value="${name}" checked> ${CLASS_LABEL[name]}</label>`).join(" ")}</fieldset>
-<label>Chart <select name="chart"><option value="">all charts</option>${charts.map((chart) => `<option>${esc(chart)}</option>`).join("")}</select></label>
-<label>Stack <select name="stack"><option value="">all stacks</option>${stacks.map((stack) => `<option>${esc(stack)}</option>`).join("")}</select></label></form></nav>`;
+<label for="filter-chart">Chart</label> <select id="filter-chart" name="chart"><option value="">all charts</option>${charts.map((chart) => `<option>${esc(chart)}</option>`).join("")}</select>
+<label for="filter-stack">Stack</label> <select id="filter-stack" name="stack"><option value="">all stacks</option>${stacks.map((stack) => `<option>${esc(stack)}</option>`).join("")}</select></form></nav>`;
   const sections = report.charts.map(chartSection).join("\n");
   return `${filters}<main id="report">${sections || "<p>No charts compared.</p>"}</main>`;
 }

@@ -57,6 +57,7 @@ export async function lock(project: Project, options: LockOptions = {}): Promise
   const { lock: next, changes } = await resolveLock(project, options);
   const unchanged = project.lock !== null && serialiseLock(project.lock) === serialiseLock(next);
   if (!unchanged) await writeLock(project.lockPath, next);
+  project.lock = next;
   return { report: "lock", format: 1, path: project.lockPath, written: !unchanged, changes };
 }
 

@@ -46,8 +46,8 @@ export interface ProjectOptions {
 export interface Project {
   readonly config: Config;
   readonly lockPath: string;
-  /** The lock as read when the project was opened (null when there is none). */
-  readonly lock: Lockfile | null;
+  /** The lock as last read or written in this run (null when there is none). */
+  lock: Lockfile | null;
   readonly sources: ReadonlyMap<string, ChartSource>;
   readonly store: ArchiveStore;
   readonly cacheRoot: string;

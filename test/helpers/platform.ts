@@ -6,10 +6,14 @@ import { tempDir } from "./tmp.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 
-/** A copy of the example platform (config, lock, charts/) in a temp folder. */
+/** A copy of the example platform (config, lock, charts/) in a temp folder removed when the test ends. */
 export async function copyPlatform(): Promise<string> {
-  const dir = await tempDir("chartroom-platform-");
-  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values"]) {
+  return copyPlatformTo(await tempDir("chartroom-platform-"));
+}
+
+/** The example platform's config, lock, charts/, values/ and types, copied into `dir`. */
+export async function copyPlatformTo(dir: string): Promise<string> {
+  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "chartroom.types.ts"]) {
     await cp(join(ROOT, name), join(dir, name), { recursive: true });
   }
   return dir;

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { buildChart, writeRepository } from "../../scripts/fixtures.js";
 import { pinnedHelm } from "../../src/render/helm-binary.js";
@@ -139,7 +139,7 @@ describe("diff reports", () => {
 
   it("emit JSON that validates against docs/diff-report.schema.json", async () => {
     const schema = JSON.parse(await readFile(join(ROOT, "docs", "diff-report.schema.json"), "utf8"));
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     const report = JSON.parse(await goldenDiff("json"));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.summary).toMatchObject({ replace: 1, rename: 1 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -36,6 +36,7 @@ async function typecheck(dir: string, program: string): Promise<{ ok: boolean; o
 describe("chartroom types", () => {
   it("writes types that tsc uses to check values given in code", async () => {
     const dir = await copyPlatform();
+    await rm(join(dir, "chartroom.types.ts"));
     const result = await cli(dir, ["types"]);
     expect(result.output).toBe("wrote chartroom.types.ts (4 charts)");
     const right = await typecheck(
