@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
-import { LOCKFILE_VERSION, type Lockfile } from "./schema.js";
+import { LOCKFILE_VERSION, lockfileSchema, type Lockfile } from "./schema.js";
 
 /**
  * Three outcomes, kept apart: absent → null; unreadable → LOCK_INVALID naming
@@ -41,12 +41,11 @@ export function parseLock(text: string, path: string): Lockfile {
       hint: "a newer chartroom wrote it: upgrade chartroom (npm install chartroom@latest)",
     });
   }
-  if (!isRecord(data.charts)) throw shapeError(path, "charts", "charts must be an object");
-  for (const [key, entry] of Object.entries(data.charts)) {
-    const missing = ["repository", "chart", "range", "version", "digest", "url"].find((field) => !isRecord(entry) || typeof entry[field] !== "string");
-    if (missing !== undefined) throw shapeError(path, `charts.${key}.${missing}`, `charts.${key}.${missing} must be a string`);
-  }
-  return data as unknown as Lockfile;
+  const parsed = lockfileSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const [first] = parsed.error.issues;
+  const key = first?.path.map(String).join(".") ?? "";
+  throw shapeError(path, key, `${key}: ${first?.message ?? "not the lockfile's shape"}`);
 }
 
 function shapeError(path: string, key: string, why: string): ChartroomError {

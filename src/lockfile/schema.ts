@@ -1,44 +1,62 @@
-import type { ChartDependency } from "../model/charts.js";
-import type { EngineChoice } from "../model/engine.js";
+import { z } from "zod";
+
+// charts.lock.json as a file: its own schema, and its own types inferred from
+// it. A change to an in-memory type elsewhere must never change this file;
+// what a newer minor version adds is kept, not dropped.
 
 /** Bumped in its major part when an older chartroom could misread the file. */
 export const LOCKFILE_VERSION = "1.0";
 
-/** One pinned chart. Every field is derived from the declaration and the archive. */
-export interface LockedChart {
-  /** Repository URL as declared (never credentials). */
-  repository: string;
-  chart: string;
-  /** The declared range this pin satisfies. */
-  range: string;
-  /** Present (true) only when the declaration allows prereleases. */
-  prerelease?: true;
-  version: string;
-  appVersion?: string;
-  /** `sha256:<hex>` of the chart archive. */
-  digest: string;
-  /** OCI only: `sha256:<hex>` of the manifest the tag pointed at. */
-  manifestDigest?: string;
-  /** The digest pinned in the declaration (`1.2.3@sha256:…`), when there is one. */
-  pinnedDigest?: string;
-  /** The archive's address, relative to the repository when it lives there. */
-  url: string;
-  chartApiVersion: "v1" | "v2";
-  schema: { digest: string; dialect?: string } | null;
-  crds: string[];
-  dependencies: ChartDependency[];
-  /** Hook event → template files, from the chart's templates. */
-  hooks: Record<string, string[]>;
-  /** Per stack: hook event → objects, as the chart renders with the platform's values. */
-  renderedHooks?: Record<string, Record<string, string[]>>;
-  /** Per stack: fields that differ between two renders of the same inputs. */
-  unstable?: Record<string, string[]>;
-  engine: EngineChoice;
-}
-
-export interface Lockfile {
-  lockfileVersion: string;
-  charts: Record<string, LockedChart>;
-}
-
 export const LOCKFILE_NAME = "charts.lock.json";
+
+const sha256 = z.string().regex(/^sha256:[0-9a-f]+$/, "expected sha256:<hex>");
+
+export const lockedDependencySchema = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  repository: z.string().optional(),
+  alias: z.string().optional(),
+  condition: z.string().optional(),
+  /** Shipped inside the archive under charts/. */
+  vendored: z.boolean(),
+});
+
+export const lockedChartSchema = z.looseObject({
+  /** Repository URL as declared (never credentials). */
+  repository: z.string(),
+  chart: z.string(),
+  /** The declared range this pin satisfies. */
+  range: z.string(),
+  /** Present (true) only when the declaration allows prereleases. */
+  prerelease: z.literal(true).optional(),
+  version: z.string(),
+  appVersion: z.string().optional(),
+  /** `sha256:<hex>` of the chart archive. */
+  digest: sha256,
+  /** OCI only: `sha256:<hex>` of the manifest the tag pointed at. */
+  manifestDigest: sha256.optional(),
+  /** The digest pinned in the declaration (`1.2.3@sha256:…`), when there is one. */
+  pinnedDigest: sha256.optional(),
+  /** The archive's address, relative to the repository when it lives there. */
+  url: z.string(),
+  chartApiVersion: z.enum(["v1", "v2"]),
+  schema: z.object({ digest: z.string(), dialect: z.string().optional() }).nullable(),
+  crds: z.array(z.string()),
+  dependencies: z.array(lockedDependencySchema),
+  /** Hook event → template files, from the chart's templates. */
+  hooks: z.record(z.string(), z.array(z.string())),
+  /** Per stack: hook event → objects, as the chart renders with the platform's values. */
+  renderedHooks: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
+  /** Per stack: fields that differ between two renders of the same inputs. */
+  unstable: z.record(z.string(), z.array(z.string())).optional(),
+  engine: z.object({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
+});
+
+export const lockfileSchema = z.looseObject({
+  lockfileVersion: z.string(),
+  charts: z.record(z.string(), lockedChartSchema),
+});
+
+/** One pinned chart. Every field is derived from the declaration and the archive. */
+export type LockedChart = z.infer<typeof lockedChartSchema>;
+export type Lockfile = z.infer<typeof lockfileSchema>;

@@ -1,5 +1,6 @@
 import { diffValues } from "../util/tree.js";
 import { formatPath } from "../util/tree-path.js";
+import { z } from "zod";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
 import type { SharedBlocks } from "./fast-yaml.js";
@@ -35,7 +36,7 @@ export interface RenderOptions {
  */
 export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
   // Rendered Secrets may hold values from values files: owner-only.
-  const cache = recordStore<Omit<Rendering, "cached">>(options.cacheRoot, "render", 1, { mode: 0o600 });
+  const cache = recordStore(options.cacheRoot, "render", 1, renderRecordSchema, { mode: 0o600 });
   const key = renderKey(input);
   if (options.noCache !== true) {
     const hit = await cache.read(key);
@@ -50,6 +51,12 @@ export async function renderChart(input: RenderInput, options: RenderOptions): P
   await cache.write(key, rendering);
   return { ...rendering, cached: false };
 }
+
+// Written by chartroom itself: the shape is checked, each object is trusted.
+const renderRecordSchema = z.object({
+  objects: z.array(z.custom<RenderedObject>((object) => typeof object === "object" && object !== null && typeof (object as { id?: unknown }).id === "string")),
+  unstable: z.array(z.string()),
+});
 
 export function renderKey(input: RenderInput): string {
   return sha256Hex(

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
 
@@ -18,18 +19,25 @@ interface Envelope<T> {
   value: T;
 }
 
-export function recordStore<T>(cacheRoot: string, kind: string, format: number, options: { mode?: number } = {}): RecordStore<T> {
+/** The envelope every record file has; the value is checked by the caller's schema. */
+const envelopeSchema = z.object({ format: z.number(), key: z.string(), value: z.unknown() });
+
+export function recordStore<T>(cacheRoot: string, kind: string, format: number, schema: z.ZodType<T>, options: { mode?: number } = {}): RecordStore<T> {
   const path = (key: string) => join(cacheRoot, kind, `${sha256Hex(key)}.json`);
   return {
     async read(key) {
       const raw = await readFileOrNull(path(key));
       if (raw === null) return null;
+      let data: unknown;
       try {
-        const envelope = JSON.parse(raw.toString("utf8")) as Envelope<T>;
-        return envelope.format === format && envelope.key === key ? envelope.value : null;
+        data = JSON.parse(raw.toString("utf8"));
       } catch {
         return null;
       }
+      const envelope = envelopeSchema.safeParse(data);
+      if (!envelope.success || envelope.data.format !== format || envelope.data.key !== key) return null;
+      const value = schema.safeParse(envelope.data.value);
+      return value.success ? value.data : null;
     },
     async write(key, value) {
       const envelope: Envelope<T> = { format, key, value };

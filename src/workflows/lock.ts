@@ -107,7 +107,7 @@ async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion 
     chartApiVersion: inspection.apiVersion,
     schema: inspection.schema,
     crds: inspection.crds,
-    dependencies: inspection.dependencies,
+    dependencies: inspection.dependencies.map((dependency) => ({ ...dependency })),
     hooks: inspection.hooks,
     renderedHooks: facts.hooks,
     unstable: facts.unstable,

@@ -130,8 +130,8 @@ describe("normaliseConfig", () => {
     const written = base();
     written.charts.web = { repository: "local", version: "^1", namespace: "web", release: { timeout: "soon", atomik: true } };
     expect(problems(written)).toStrictEqual([
-      'charts.web.release.atomik: unknown key (did you mean "atomic"?); allowed: atomic, timeout, maxHistory, cleanupOnFail, createNamespace, waitForJobs',
       "charts.web.release.timeout: expected a number ≥ 0",
+      'charts.web.release.atomik: unknown key (did you mean "atomic"?); allowed: atomic, timeout, maxHistory, cleanupOnFail, createNamespace, waitForJobs',
     ]);
   });
 

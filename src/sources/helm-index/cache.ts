@@ -1,22 +1,27 @@
+import { z } from "zod";
+import type { ChartVersion } from "../../model/charts.js";
 import { recordStore } from "../../store/records.js";
 import type { RepoIndex } from "./file.js";
 
 /** What proves a cached parse is still current: HTTP validators or file stat. */
 export type IndexValidator = { etag?: string; lastModified?: string } | { mtimeMs: number; size: number };
 
-interface CachedIndex {
-  validator: IndexValidator;
-  index: RepoIndex;
-}
+// Written by chartroom itself: the shape is checked, each entry is trusted.
+const cachedIndexSchema = z.object({
+  validator: z.union([z.object({ etag: z.string().optional(), lastModified: z.string().optional() }), z.object({ mtimeMs: z.number(), size: z.number() })]),
+  index: z.record(z.string(), z.array(z.custom<ChartVersion>((entry) => typeof entry === "object" && entry !== null))),
+});
+
+type CachedIndex = z.infer<typeof cachedIndexSchema>;
 
 // Parsed indexes are kept as JSON: reading it back is an order of magnitude
 // faster than parsing the YAML again, which is the slow path in Helm itself.
 const FORMAT = 2;
 
 export async function readCachedIndex(cacheRoot: string, url: string): Promise<CachedIndex | null> {
-  return recordStore<CachedIndex>(cacheRoot, "index", FORMAT).read(url);
+  return recordStore(cacheRoot, "index", FORMAT, cachedIndexSchema).read(url);
 }
 
 export async function writeCachedIndex(cacheRoot: string, url: string, validator: IndexValidator, index: RepoIndex): Promise<void> {
-  await recordStore<CachedIndex>(cacheRoot, "index", FORMAT).write(url, { validator, index });
+  await recordStore(cacheRoot, "index", FORMAT, cachedIndexSchema).write(url, { validator, index });
 }

@@ -1,5 +1,6 @@
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
 import semver from "semver";
+import { z } from "zod";
 import { ChartroomError } from "../../errors/index.js";
 import { isRecord } from "../../util/json.js";
 import { normaliseDigest } from "../../util/hash.js";
@@ -50,16 +51,27 @@ export function parseIndexFully(text: string, where: string): RepoIndex {
   return index;
 }
 
-function readEntry(name: string, entry: unknown): ChartVersion[] {
-  if (!isRecord(entry) || typeof entry.version !== "string") return [];
-  const version: ChartVersion = {
-    name,
-    version: entry.version,
-    urls: Array.isArray(entry.urls) ? entry.urls.filter((url): url is string => typeof url === "string") : [],
-  };
-  if (typeof entry.appVersion === "string" && entry.appVersion !== "") version.appVersion = entry.appVersion;
-  if (typeof entry.digest === "string" && entry.digest !== "") version.digest = normaliseDigest(entry.digest);
-  if (typeof entry.created === "string" && entry.created !== "") version.created = entry.created;
+/**
+ * One entry of index.yaml, as the failsafe parse gives it (every scalar a
+ * string). Entries that do not fit (no version) are left out, as Helm does.
+ */
+const entrySchema = z.looseObject({
+  version: z.string(),
+  urls: z.array(z.unknown()).optional(),
+  appVersion: z.string().optional(),
+  digest: z.string().optional(),
+  created: z.string().optional(),
+  deprecated: z.string().optional(),
+});
+
+function readEntry(name: string, raw: unknown): ChartVersion[] {
+  const parsed = entrySchema.safeParse(raw);
+  if (!parsed.success) return [];
+  const entry = parsed.data;
+  const version: ChartVersion = { name, version: entry.version, urls: (entry.urls ?? []).filter((url): url is string => typeof url === "string") };
+  if (entry.appVersion !== undefined && entry.appVersion !== "") version.appVersion = entry.appVersion;
+  if (entry.digest !== undefined && entry.digest !== "") version.digest = normaliseDigest(entry.digest);
+  if (entry.created !== undefined && entry.created !== "") version.created = entry.created;
   if (entry.deprecated === "true") version.deprecated = true;
   return [version];
 }

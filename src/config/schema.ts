@@ -1,0 +1,224 @@
+import semver from "semver";
+import { z } from "zod";
+import { didYouMean } from "../util/nearest.js";
+
+// The one schema of what users write in chartroom.config.ts. The types users
+// see (WrittenConfig, WrittenChart, …) are inferred from it; messages are
+// written for people, with the key path added by the caller.
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+const boolean = z.boolean({ error: "expected true or false" });
+const text = z.string({ error: "expected a non-empty string" }).min(1, "expected a non-empty string");
+
+/** The NAME of an environment variable; a value that is not an identifier is most likely a pasted secret (never echoed). */
+const envName = z.string().regex(ENV_NAME, "expected the NAME of an environment variable (like HELM_PASSWORD), not a value");
+
+export const authSchema = z
+  .strictObject(
+    {
+      /** Variable holding the user name for Basic auth. */
+      usernameEnv: envName.optional(),
+      /** Variable holding the password for Basic auth. */
+      passwordEnv: envName.optional(),
+      /** Variable holding a bearer token (used instead of Basic when set). */
+      tokenEnv: envName.optional(),
+    },
+    { error: "expected { usernameEnv, passwordEnv } or { tokenEnv }" },
+  )
+  .refine((auth) => (auth.usernameEnv === undefined) === (auth.passwordEnv === undefined), { message: "usernameEnv and passwordEnv go together" });
+
+export type RepositoryUrl = `file://${string}` | `https://${string}` | `http://${string}` | `oci://${string}`;
+
+const url = z
+  .string()
+  .refine((value) => /^(file|https?|oci):\/\//.test(value), { error: (issue) => `"${String(issue.input)}" must start with file://, https://, http:// or oci://` })
+  .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { message: "credentials in the URL are not allowed; name environment variables in auth instead" }) as unknown as z.ZodType<RepositoryUrl>;
+
+export const repositorySchema = z.strictObject(
+  {
+    url,
+    /** Credentials, as the names of environment variables holding them. */
+    auth: authSchema.optional(),
+    /** Path to a PEM file of extra certificate authorities, relative to the config file. */
+    caFile: z.string({ error: "expected a path to a PEM file" }).optional(),
+    /**
+     * Talk plain HTTP to an `oci://` registry (loopback registries only).
+     * @default false
+     */
+    plainHttp: boolean.optional(),
+    /**
+     * Per-request timeout in milliseconds.
+     * @default 30000
+     */
+    timeoutMs: z.number({ error: "expected a positive number of milliseconds" }).positive("expected a positive number of milliseconds").optional(),
+  },
+  { error: "expected a URL string or { url, auth?, caFile?, plainHttp?, timeoutMs? }" },
+);
+
+const count = z.number({ error: "expected a number ≥ 0" }).min(0, "expected a number ≥ 0");
+
+export const releaseSchema = z.strictObject(
+  {
+    /** Roll back on a failed upgrade. @default true */
+    atomic: boolean.optional(),
+    /** Seconds to wait for the release. @default 600 */
+    timeout: count.optional(),
+    /** Releases kept in history. @default 10 */
+    maxHistory: count.optional(),
+    /** Delete new resources of a failed upgrade. @default true */
+    cleanupOnFail: boolean.optional(),
+    /** Create the namespace if it does not exist. @default false */
+    createNamespace: boolean.optional(),
+    /** Wait for Jobs to complete. @default true */
+    waitForJobs: boolean.optional(),
+  },
+  { error: "expected { atomic?, timeout?, maxHistory?, cleanupOnFail?, createNamespace?, waitForJobs? }" },
+);
+
+/** `^1.2.0`, `~1.2`, `>=1 <2`, an exact version, or `1.2.3@sha256:…`. */
+const version = z
+  .string({ error: 'required; a semver range like "^1.2.0" or an exact version' })
+  .transform((value) => value.trim())
+  .superRefine((value, ctx) => {
+    if (value === "") return void ctx.addIssue({ code: "custom", message: 'required; a semver range like "^1.2.0" or an exact version' });
+    const at = value.indexOf("@");
+    if (at === -1) {
+      if (semver.validRange(value) === null) ctx.addIssue({ code: "custom", message: `"${value}" is not a semver range (try "^1.2.0", "~1.2" or "1.2.3")` });
+      return;
+    }
+    const [exact, digest] = [value.slice(0, at), value.slice(at + 1)];
+    if (semver.valid(exact) === null) ctx.addIssue({ code: "custom", message: `a digest pin needs an exact version before the @ (like "1.2.3@sha256:…"), not "${exact}"` });
+    if (!DIGEST.test(digest)) ctx.addIssue({ code: "custom", message: `"${digest}" is not a digest; expected sha256: and 64 lowercase hex digits` });
+  });
+
+export type Engine = "auto" | "chart" | "release";
+
+/** A chart declaration, checked against the repositories and chart keys declared beside it. */
+export function chartSchema(repositories: readonly string[], charts: readonly string[], key: string) {
+  return z.strictObject(
+    {
+      /** Key of an entry in `repositories`. */
+      repository: z
+        .string({ error: `required; name one of: ${repositories.join(", ") || "(none declared)"}` })
+        .refine((name) => repositories.includes(name), { error: (issue) => `unknown repository "${String(issue.input)}"${suggest(String(issue.input), repositories)}; declare it under repositories` }),
+      /**
+       * Chart name in the repository.
+       * @default the key of this chart
+       */
+      chart: text.optional(),
+      /**
+       * A semver range (`^1.2.0`, `~1.2`, `>=1 <2`), an exact version, or an exact
+       * version pinned by digest (`1.2.3@sha256:…`: the OCI manifest digest for
+       * `oci://`, the archive digest otherwise).
+       */
+      version,
+      /** Namespace the release goes to. */
+      namespace: z
+        .string({ error: "required" })
+        .min(1, "required")
+        .refine((value) => DNS_LABEL.test(value), { error: (issue) => `"${String(issue.input)}" is not a valid namespace name (lowercase letters, digits, "-")` }),
+      /**
+       * Helm release name.
+       * @default the key of this chart
+       */
+      releaseName: text
+        .refine((value) => DNS_LABEL.test(value) && value.length <= 53, { error: (issue) => `"${String(issue.input)}" is not a valid release name (≤ 53 lowercase letters, digits, "-"); set releaseName` })
+        .optional(),
+      /**
+       * Pulumi engine: `chart` (helm.v4.Chart), `release` (helm.v3.Release) or `auto`.
+       * @default "auto"
+       */
+      engine: z.enum(["auto", "chart", "release"], { error: (issue) => `"${String(issue.input)}" is not one of auto, chart, release` }).optional(),
+      /**
+       * Let the range match prerelease versions.
+       * @default false
+       */
+      prerelease: boolean.optional(),
+      /** Keys of charts that must be deployed before this one. */
+      dependsOn: z
+        .array(z.string(), { error: "expected a list of chart keys" })
+        .superRefine((names, ctx) => {
+          for (const name of names) {
+            if (name === key) ctx.addIssue({ code: "custom", message: "a chart cannot depend on itself" });
+            else if (!charts.includes(name)) ctx.addIssue({ code: "custom", message: `unknown chart "${name}"${suggest(name, charts)}` });
+          }
+        })
+        .optional(),
+      /**
+       * With `engine: "chart"`: accept that helm.v4.Chart drops the chart's hook objects.
+       * @default false
+       */
+      dropHooks: boolean.optional(),
+      /**
+       * Other tooling needs a real Helm release (helm list, helm rollback): `auto` picks helm.v3.Release.
+       * @default false
+       */
+      helmRelease: boolean.optional(),
+      /**
+       * Leave out the chart's `crds/` folder.
+       * @default false
+       */
+      skipCrds: boolean.optional(),
+      /**
+       * Under helm.v4.Chart, keep CustomResourceDefinitions when the chart is removed
+       * (deleting a CRD deletes every instance in the cluster).
+       * @default true
+       */
+      retainCrds: boolean.optional(),
+      /** A post-renderer: a command that reads the rendered manifests on stdin and prints them changed. */
+      postRenderer: z.object({ command: z.string(), args: z.array(z.string()).optional() }, { error: "expected { command: string, args?: string[] }" }).optional(),
+      /** helm.v4.Chart only: prefix of its children's resource names. */
+      resourcePrefix: text.optional(),
+      /** helm.v3.Release settings; each overrides chartroom's default. */
+      release: releaseSchema.optional(),
+    },
+    { error: "expected { repository, version, namespace, … }" },
+  );
+}
+
+export const stackSchema = z.strictObject(
+  {
+    /** Kubernetes version the stack's cluster runs, e.g. `1.31.0`. */
+    kubeVersion: z.string({ error: 'expected a Kubernetes version like "1.31.0"' }).refine((value) => semver.coerce(value) !== null, { message: 'expected a Kubernetes version like "1.31.0"' }),
+    /** Extra API versions the cluster serves (`monitoring.coreos.com/v1`, …). */
+    apiVersions: z.array(z.string(), { error: 'expected a list like ["monitoring.coreos.com/v1"]' }).optional(),
+  },
+  { error: "expected { kubeVersion, apiVersions? }" },
+);
+
+/** The top level, with each part's shape checked by the schemas above. */
+export const configSchema = z.strictObject(
+  {
+    repositories: z.record(z.string(), z.unknown(), { error: 'expected an object of name → URL, e.g. { local: "file://./charts" }' }),
+    charts: z.record(z.string(), z.unknown(), { error: "expected an object of key → { repository, version, namespace }" }),
+    stacks: z.record(z.string(), z.unknown(), { error: "expected an object of name → { kubeVersion, apiVersions? }" }).optional(),
+  },
+  { error: "the default export must be an object: export default defineConfig({ repositories, charts })" },
+);
+
+export type WrittenRepository = z.input<typeof repositorySchema>;
+export type RepositoryAuth = z.output<typeof authSchema>;
+export type ReleaseSettings = z.output<typeof releaseSchema>;
+export type WrittenStack = z.input<typeof stackSchema>;
+type ChartFields = z.input<ReturnType<typeof chartSchema>>;
+
+/** A chart declaration; `repository` and `dependsOn` name keys declared beside it. */
+export type WrittenChart<R extends string = string, C extends string = string> = Omit<ChartFields, "repository" | "dependsOn"> & {
+  /** Key of an entry in `repositories`. */
+  repository: R;
+  /** Keys of charts that must be deployed before this one. */
+  dependsOn?: C[];
+};
+
+export interface WrittenConfig<R extends string = string, C extends string = string> {
+  repositories: Record<R, WrittenRepository | RepositoryUrl>;
+  charts: Record<C, WrittenChart<R, C>>;
+  stacks?: Record<string, WrittenStack>;
+}
+
+function suggest(word: string, candidates: readonly string[]): string {
+  return didYouMean(word, candidates);
+}
