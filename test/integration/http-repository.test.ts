@@ -103,6 +103,20 @@ describe("HTTP repository behaviour", () => {
     expect(result.errors).toContain("environment variable REPO_PASS is not set");
   });
 
+  it("names a missing caFile with a coded error, no stack trace, and writes nothing", async () => {
+    const { server, platform } = await setup(4);
+    await writeConfig(platform, { url: server.url, auth: AUTH, caFile: "certs/missing.pem" }, { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } });
+    const result = await cli(platform, ["lock"], ENV);
+    expect(result.exitCode).toBe(1);
+    // (The user name "platform" is a credential here, so the folder of that name is masked too.)
+    const [first, where, hint] = result.errors.split("\n");
+    expect(first).toMatch(/^error FILE_UNREADABLE: the CA file of repository remote does not exist: \/.*\/certs\/missing\.pem$/);
+    expect(where).toMatch(/^ {2}where: \/.*\/certs\/missing\.pem, at repositories\.remote\.caFile$/);
+    expect(hint).toBe("  hint: caFile is a PEM file path relative to chartroom.config.ts");
+    expect(result.errors).not.toMatch(/^\s+at /m);
+    expect(await readdir(platform)).toStrictEqual(["chartroom.config.ts"]);
+  });
+
   it("reports a 404 for a repository path that does not exist", async () => {
     const { server, platform } = await setup(4);
     await writeConfig(platform, { url: `${server.url}/nope`, auth: AUTH }, { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } });

@@ -82,7 +82,7 @@ describe("an OCI registry with htpasswd auth behind TLS", () => {
     const dir = await tempDir();
     await writeConfig(dir, { url: `oci://${registry.host}/private`, caFile: "missing-ca.pem", auth }, charts);
     const result = await cli(dir, ["lock"], ENV);
-    expect(result.errors).toContain("cannot read the CA file");
+    expect(result.errors).toContain("error FILE_UNREADABLE: the CA file of repository remote does not exist:");
     expect(result.errors).toContain("repositories.remote.caFile");
   });
 });

@@ -1,11 +1,11 @@
 import type { RepositorySpec } from "../../config/types.js";
+import { readCaFile } from "../ca.js";
 import { authHint, authorizationHeader, readCredentials } from "../auth.js";
 import { parseIndex, type RepoIndex } from "../helm-index/file.js";
 import { readCachedIndex, writeCachedIndex, type IndexValidator } from "../helm-index/cache.js";
 import { archiveUrl, indexSource } from "../helm-index/source.js";
 import type { ChartSource } from "../types.js";
 import { DEFAULT_RETRY, getWithRetry, statusError, type HttpRequest, type RetryPolicy } from "../transport.js";
-import { readFile } from "node:fs/promises";
 
 export interface HttpSourceOptions {
   cacheRoot: string;
@@ -22,7 +22,7 @@ export function httpSource(repository: RepositorySpec, options: HttpSourceOption
   let ca: Promise<Buffer | undefined> | undefined;
 
   async function request(url: string, extra: Record<string, string> = {}): Promise<HttpRequest> {
-    ca ??= repository.caFile === undefined ? Promise.resolve(undefined) : readFile(repository.caFile);
+    ca ??= repository.caFile === undefined ? Promise.resolve(undefined) : readCaFile(repository);
     // Credentials go only to the repository's own origin, as Helm does
     // unless told to pass them on.
     const auth = new URL(url).origin === origin ? authorizationHeader(readCredentials(repository, options.env)) : {};

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type { RepositorySpec } from "../../config/types.js";
+import { readCaFile } from "../ca.js";
 import { ChartroomError } from "../../errors/index.js";
 import { rememberSecret } from "../../errors/secrets.js";
 import { authHint, authorizationHeader, readCredentials, type Credentials } from "../auth.js";
@@ -87,13 +87,7 @@ export class RegistryClient {
   }
 }
 
-async function readCa(repository: RepositorySpec): Promise<Buffer> {
-  try {
-    return await readFile(repository.caFile as string);
-  } catch {
-    throw new ChartroomError("CONFIG_INVALID", `cannot read the CA file ${repository.caFile}`, {
-      place: { key: `repositories.${repository.name}.caFile`, file: repository.caFile },
-      hint: "caFile is a PEM file path relative to chartroom.config.ts",
-    });
-  }
+/** The repository's extra certificate authorities (its caFile). */
+function readCa(repository: RepositorySpec): Promise<Buffer> {
+  return readCaFile(repository);
 }
