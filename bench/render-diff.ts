@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packChart } from "../src/chart/pack.js";
-import { chartReport } from "../src/diff/report.js";
+import { chartReport, diffReport } from "../src/diff/report.js";
+import { formatMarkdown } from "../src/report/diff-markdown.js";
+import { formatText } from "../src/report/diff-text.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { parseManifest } from "../src/render/manifest.js";
 import { renderChart, type RenderInput } from "../src/render/render.js";
@@ -58,6 +60,10 @@ async function benchUpgrade(cacheRoot: string, upgrade: Upgrade): Promise<Record
     await fullRun(warmCache);
     const warm = await median(5, () => fullRun(warmCache));
     const bytes = outputs.reduce((sum, text) => sum + text.length, 0);
+    // What a pull-request comment of this change weighs.
+    const [a, b] = outputs.map((text) => parseManifest(text, "apps", "big"));
+    const report = diffReport([chartReport({ chart: "big", stack: "bench", engine: "chart" }, { version: "1.0.0", objects: a ?? [], unstable: new Set() }, { version: "2.0.0", objects: b ?? [], unstable: new Set() }, options)]);
+    const markdown = formatMarkdown(report);
     return {
       chart: `${objects} objects per version (4 large CRDs), ${(bytes / 2 / 1e6).toFixed(2)} MB of YAML per render`,
       "helm template, both versions": ms(helmTime),
@@ -66,6 +72,8 @@ async function benchUpgrade(cacheRoot: string, upgrade: Upgrade): Promise<Record
       "cold run (each side rendered twice for noise, parsed, diffed)": ms(cold),
       "warm run (render cache)": ms(warm),
       "warm / cold (target ≤ 0.1)": Number((warm / cold).toFixed(3)),
+      "text report": `${formatText(report).split("\n").length} lines`,
+      "markdown report (cap 65,000)": `${markdown.length} characters, ${report.charts[0]?.objects.length ?? 0} objects all named: ${report.charts[0]?.objects.every((object) => markdown.includes(object.display)) === true}`,
     };
   } finally {
     await rm(work, { recursive: true, force: true });

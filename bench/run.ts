@@ -7,6 +7,7 @@ import { benchCheckValues } from "./check-values.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
+import { benchPublicApi } from "./public-api.js";
 import { benchRenderDiff } from "./render-diff.js";
 
 const cacheRoot = join(import.meta.dirname, "..", ".cache", "bench");
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "render-diff": () => benchRenderDiff(cacheRoot),
   "check-values": () => benchCheckValues(cacheRoot),
   deploy: benchDeploy,
+  "public-api": () => benchPublicApi(),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */

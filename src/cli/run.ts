@@ -2,11 +2,9 @@ import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ChartroomError, exitCodeOf, formatError, InternalError } from "../errors/index.js";
 import { redact } from "../errors/secrets.js";
+import { FORMATS, formatsOf, type Format } from "../report/formats.js";
 import { painter } from "../report/paint.js";
-import { formatReport, formatsOf, FORMATS, type Format } from "../report/registry.js";
-import { writeFileAtomic } from "../util/fs.js";
 import { didYouMean } from "../util/nearest.js";
-import { openProject } from "../workflows/project.js";
 import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedArgs } from "./command.js";
 
 // Loaded on demand so `chartroom --help` does not load every command's code.
@@ -46,6 +44,8 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
     const format = (parsed.values.format ?? "text") as Format;
     if (!formats.includes(format)) throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
     const args: ParsedArgs = { values: parsed.values, positionals: parsed.positionals, format };
+    // Loaded only now: `--help` and usage errors need none of it.
+    const [{ openProject }, { formatReport }, { writeFileAtomic }] = await Promise.all([import("../workflows/project.js"), import("../report/registry.js"), import("../util/fs.js")]);
     const project = await openProject({ dir: context.cwd, configFile: parsed.values.config as string | undefined, env: context.env, onProgress: context.progress });
     const report = await command.run(project, args, context);
     // Colour only for text on a terminal, and never when asked not to.

@@ -4,10 +4,7 @@ import { z } from "zod";
 // it. A change to an in-memory type elsewhere must never change this file;
 // what a newer minor version adds is kept, not dropped.
 
-/** Bumped in its major part when an older chartroom could misread the file. */
-export const LOCKFILE_VERSION = "1.0";
-
-export const LOCKFILE_NAME = "charts.lock.json";
+export { LOCKFILE_NAME, LOCKFILE_VERSION } from "./constants.js";
 
 const sha256 = z.string().regex(/^sha256:[0-9a-f]+$/, "expected sha256:<hex>");
 

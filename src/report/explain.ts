@@ -1,6 +1,23 @@
 import type { EngineStep } from "../diff/model.js";
-import type { LockedChart } from "../lockfile/schema.js";
 import type { EngineChoice } from "../model/engine.js";
+
+/** What the lock knows about a chart's pin, as the report shows it. */
+export interface PinFacts {
+  repository: string;
+  chart: string;
+  range: string;
+  version: string;
+  appVersion?: string;
+  digest: string;
+  manifestDigest?: string;
+  schema: { digest: string; dialect?: string } | null;
+  crds: string[];
+  dependencies: { name: string; version: string; vendored: boolean }[];
+  /** Hook event → template files declaring it. */
+  hooks: Record<string, string[]>;
+  /** Per stack: hook event → rendered objects. */
+  renderedHooks?: Record<string, Record<string, string[]>>;
+}
 
 /** `chartroom explain`: the engine a chart gets and why, with what the lock knows about it. */
 export interface ExplainReport {
@@ -8,7 +25,7 @@ export interface ExplainReport {
   format: 1;
   chart: string;
   engine: EngineChoice;
-  pin: LockedChart;
+  pin: PinFacts;
   /** Lifecycle hooks (test hooks excluded) the chart renders in any stack. */
   lifecycleHooks: string[];
   /** Per stack: objects changed at every run by fields that differ at each render, and what the engine does to them. */

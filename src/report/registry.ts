@@ -1,6 +1,7 @@
 import type { DiffReport } from "../diff/model.js";
 import { ChartroomError } from "../errors/index.js";
 import type { CheckReport } from "./check.js";
+import { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
 import { checkMarkdown, checkText } from "./check.js";
 import { typesMarkdown, typesText, type TypesReport } from "./codegen.js";
 import { formatMarkdown } from "./diff-markdown.js";
@@ -17,9 +18,7 @@ import { upgradeMarkdown, upgradeText, type UpgradeReport } from "./upgrade.js";
 /** Every report a workflow returns. Each names itself and carries the version of its JSON form. */
 export type AnyReport = LockReport | VerifyReport | OutdatedReport | PlanReport | RenderReport | DiffReport | CheckReport | UpgradeReport | ExplainReport | TypesReport;
 
-export type ReportKind = AnyReport["report"];
-export type Format = "text" | "json" | "markdown" | "html";
-export const FORMATS: readonly Format[] = ["text", "json", "markdown", "html"];
+export { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
 
 export interface FormatOptions {
   /** Colour for text on a terminal. @default no colour */
@@ -47,8 +46,8 @@ const RENDERERS: { [K in ReportKind]: Renderers<Extract<AnyReport, { report: K }
   types: { text: (r, o) => typesText(r, o.cwd), markdown: (r, o) => typesMarkdown(r, o.cwd) },
 };
 
-/** The formats a report can be printed in. */
-export function formatsOf(kind: ReportKind): Format[] {
+/** The formats that have a renderer (a test compares this with FORMATS_OF). */
+export function renderedFormats(kind: ReportKind): Format[] {
   return FORMATS.filter((format) => format === "json" || RENDERERS[kind][format] !== undefined);
 }
 
@@ -59,7 +58,7 @@ export function formatsOf(kind: ReportKind): Format[] {
 export function formatReport(report: AnyReport, format: Format, options: FormatOptions = {}): string {
   if (format === "json") return JSON.stringify(report, null, 2);
   const renderer = (RENDERERS[report.report] as Renderers<AnyReport>)[format];
-  if (renderer === undefined) {
+  if (renderer === undefined || !formatsOf(report.report).includes(format)) {
     throw new ChartroomError("USAGE", `${report.report} does not print as ${format}`, { hint: `--format ${formatsOf(report.report).join(" | ")}` });
   }
   return renderer(report, { paint: options.paint ?? plain, cwd: options.cwd ?? process.cwd(), summary: options.summary ?? false });

@@ -2,7 +2,7 @@ import { hitsForceNew, pulumiForceNew } from "../diff/engine-steps.js";
 import type { EngineStep } from "../diff/model.js";
 import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
 import { displayName } from "../model/objects.js";
-import type { ExplainReport } from "../report/explain.js";
+import type { ExplainReport, PinFacts } from "../report/explain.js";
 import { parsePath } from "../util/tree-path.js";
 import { renderFor } from "./rendering.js";
 import type { Project } from "./project.js";
@@ -32,5 +32,19 @@ export async function explain(project: Project, options: { chart: string }): Pro
       return { object, fields, step };
     });
   }
-  return { report: "explain", format: 1, chart: spec.key, engine, pin, lifecycleHooks: lifecycleHooks(hooks), churn };
+  const facts: PinFacts = {
+    repository: pin.repository,
+    chart: pin.chart,
+    range: pin.range,
+    version: pin.version,
+    ...(pin.appVersion === undefined ? {} : { appVersion: pin.appVersion }),
+    digest: pin.digest,
+    ...(pin.manifestDigest === undefined ? {} : { manifestDigest: pin.manifestDigest }),
+    schema: pin.schema,
+    crds: pin.crds,
+    dependencies: pin.dependencies.map(({ name, version, vendored }) => ({ name, version, vendored })),
+    hooks: pin.hooks,
+    ...(pin.renderedHooks === undefined ? {} : { renderedHooks: pin.renderedHooks }),
+  };
+  return { report: "explain", format: 1, chart: spec.key, engine, pin: facts, lifecycleHooks: lifecycleHooks(hooks), churn };
 }

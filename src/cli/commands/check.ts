@@ -1,5 +1,4 @@
 import type { CheckReport } from "../../report/check.js";
-import { check } from "../../workflows/check.js";
 import { stringOption, type Command } from "../command.js";
 
 export const checkCommand: Command<CheckReport> = {
@@ -17,6 +16,6 @@ export const checkCommand: Command<CheckReport> = {
   ],
   options: { stack: { type: "string" } },
   reports: ["check"],
-  run: (project, args) => check(project, { charts: args.positionals, stack: stringOption(args, "stack") }),
+  run: async (project, args) => (await import("../../workflows/check.js")).check(project, { charts: args.positionals, stack: stringOption(args, "stack") }),
   exitCode: (report) => (report.failed ? 2 : 0),
 };

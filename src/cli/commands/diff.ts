@@ -1,7 +1,5 @@
 import type { DiffReport } from "../../diff/model.js";
-import { diff } from "../../workflows/diff.js";
 import { flag, stringOption, type Command } from "../command.js";
-import { valuesFiles } from "./values-files.js";
 
 export const diffCommand: Command<DiffReport> = {
   name: "diff",
@@ -37,6 +35,7 @@ export const diffCommand: Command<DiffReport> = {
   },
   reports: ["diff"],
   async run(project, args, context) {
+    const [{ diff }, { valuesFiles }] = await Promise.all([import("../../workflows/diff.js"), import("./values-files.js")]);
     return diff(project, {
       charts: args.positionals,
       stack: stringOption(args, "stack"),

@@ -1,5 +1,4 @@
 import type { ExplainReport } from "../../report/explain.js";
-import { explain } from "../../workflows/explain.js";
 import type { Command } from "../command.js";
 
 export const explainCommand: Command<ExplainReport> = {
@@ -9,6 +8,6 @@ export const explainCommand: Command<ExplainReport> = {
   help: ["Shows, from charts.lock.json, the Pulumi engine a chart gets and why, the hook", "events it renders per stack, its CRDs, schema, dependencies and pins, and what", "the engine does at every run to objects with random fields."],
   options: {},
   reports: ["explain"],
-  run: (project, args) => explain(project, { chart: args.positionals[0] as string }),
+  run: async (project, args) => (await import("../../workflows/explain.js")).explain(project, { chart: args.positionals[0] as string }),
   exitCode: () => 0,
 };

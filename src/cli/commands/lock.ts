@@ -1,5 +1,4 @@
 import type { LockReport, VerifyReport } from "../../report/lock.js";
-import { lock, verify } from "../../workflows/lock.js";
 import { flag, type Command } from "../command.js";
 
 export const lockCommand: Command<LockReport | VerifyReport> = {
@@ -17,6 +16,9 @@ export const lockCommand: Command<LockReport | VerifyReport> = {
   ],
   options: { frozen: { type: "boolean" } },
   reports: ["lock", "verify"],
-  run: (project, args) => (flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals })),
+  async run(project, args) {
+    const { lock, verify } = await import("../../workflows/lock.js");
+    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals });
+  },
   exitCode: () => 0,
 };

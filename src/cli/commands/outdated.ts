@@ -1,5 +1,4 @@
 import type { OutdatedReport } from "../../report/outdated.js";
-import { outdated } from "../../workflows/outdated.js";
 import type { Command } from "../command.js";
 
 export const outdatedCommand: Command<OutdatedReport> = {
@@ -9,6 +8,6 @@ export const outdatedCommand: Command<OutdatedReport> = {
   help: ["Exits 2 when any chart is outdated (or not locked yet), 0 when all are current."],
   options: {},
   reports: ["outdated"],
-  run: (project, args) => outdated(project, { charts: args.positionals }),
+  run: async (project, args) => (await import("../../workflows/outdated.js")).outdated(project, { charts: args.positionals }),
   exitCode: (report) => (report.charts.some((row) => row.outdated) ? 2 : 0),
 };

@@ -1,5 +1,4 @@
 import type { PlanReport } from "../../report/plan.js";
-import { plan } from "../../workflows/plan.js";
 import { flag, type Command } from "../command.js";
 
 export const planCommand: Command<PlanReport> = {
@@ -19,7 +18,7 @@ export const planCommand: Command<PlanReport> = {
   ],
   options: { "detailed-exitcode": { type: "boolean" }, "no-diff": { type: "boolean" } },
   reports: ["plan"],
-  run: (project, args) => plan(project, { charts: args.positionals, diff: !flag(args, "no-diff") }),
+  run: async (project, args) => (await import("../../workflows/plan.js")).plan(project, { charts: args.positionals, diff: !flag(args, "no-diff") }),
   exitCode(report, args) {
     if (report.charts.some((row) => row.problems.length > 0)) return 1;
     return report.charts.some((row) => row.outdated?.outdated === true) && flag(args, "detailed-exitcode") ? 2 : 0;

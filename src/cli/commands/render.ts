@@ -1,7 +1,5 @@
 import type { RenderReport } from "../../report/render.js";
-import { render } from "../../workflows/render.js";
 import { flag, stringOption, type Command } from "../command.js";
-import { valuesFiles } from "./values-files.js";
 
 export const renderCommand: Command<RenderReport> = {
   name: "render",
@@ -29,6 +27,7 @@ export const renderCommand: Command<RenderReport> = {
   },
   reports: ["render"],
   async run(project, args, context) {
+    const [{ render }, { valuesFiles }] = await Promise.all([import("../../workflows/render.js"), import("./values-files.js")]);
     return render(project, {
       chart: args.positionals[0] as string,
       stack: stringOption(args, "stack"),

@@ -1,5 +1,4 @@
 import type { UpgradeReport } from "../../report/upgrade.js";
-import { applyUpgrade, planUpgrade, upgradeReport } from "../../workflows/upgrade.js";
 import { flag, stringOption, type Command } from "../command.js";
 
 export const upgradeCommand: Command<UpgradeReport> = {
@@ -18,6 +17,7 @@ export const upgradeCommand: Command<UpgradeReport> = {
   options: { stack: { type: "string" }, "dry-run": { type: "boolean" } },
   reports: ["upgrade"],
   async run(project, args) {
+    const { applyUpgrade, planUpgrade, upgradeReport } = await import("../../workflows/upgrade.js");
     const plan = await planUpgrade(project, { charts: args.positionals, stack: stringOption(args, "stack") });
     return flag(args, "dry-run") ? upgradeReport(plan, false) : applyUpgrade(project, plan);
   },

@@ -1,0 +1,4 @@
+/** Bumped in its major part when an older chartroom could misread the file. */
+export const LOCKFILE_VERSION = "1.0";
+
+export const LOCKFILE_NAME = "charts.lock.json";
