@@ -6,6 +6,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { normaliseConfig } from "../src/config/normalise.js";
 import { deployCharts } from "../src/deploy/pulumi/index.js";
+import type { WrittenConfig } from "../src/config/types.js";
+import { placePinnedArchives } from "../src/workflows/archives.js";
 import { resolveLock } from "../src/workflows/lock.js";
 import { projectOf } from "../src/workflows/project.js";
 import { writeLock } from "../src/lockfile/write.js";
@@ -17,19 +19,23 @@ async function settle(output: pulumi.Output<unknown>): Promise<void> {
   await new Promise((done) => output.apply(done));
 }
 
-async function platform(dir: string): Promise<Record<string, unknown>> {
+async function platform(dir: string): Promise<WrittenConfig> {
   await cp(join(ROOT, "charts"), join(dir, "charts"), { recursive: true });
-  const charts: Record<string, unknown> = {};
+  const charts: WrittenConfig["charts"] = {};
   for (let i = 0; i < CHARTS; i++) {
     charts[`app-${i}`] = { repository: "local", chart: "webapp", version: "~1.0.0", namespace: `team-${i}` };
     await mkdir(join(dir, "values", `app-${i}`), { recursive: true });
     await writeFile(join(dir, "values", `app-${i}`, "values.yaml"), `replicaCount: ${1 + (i % 3)}\nservice:\n  port: 8080\nconfig:\n  logLevel: info\n`);
   }
-  const written = { repositories: { local: "file://./charts" }, charts, stacks: { bench: { kubeVersion: "1.31.0" } } };
+  const written: WrittenConfig = { repositories: { local: "file://./charts" }, charts, stacks: { bench: { kubeVersion: "1.31.0" } } };
   const config = normaliseConfig(written, join(dir, "chartroom.config.ts"));
   const cacheRoot = join(dir, ".cache");
-  const { lock } = await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }));
+  const project = projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } });
+  const { lock } = await resolveLock(project);
   await writeLock(join(dir, "charts.lock.json"), lock);
+  // The archives where a Pulumi program finds them (.chartroom/charts), as `chartroom lock` leaves them.
+  project.lock = lock;
+  await placePinnedArchives(project);
   return written;
 }
 

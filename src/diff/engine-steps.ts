@@ -65,8 +65,6 @@ export function hitsForceNew(path: readonly Segment[], fields: readonly string[]
 
 export interface StepFacts {
   action: "add" | "delete" | "update" | "replace" | "rename";
-  /** The apiVersion moved (the same group/Kind/namespace/name). */
-  apiVersionMoved: boolean;
   /** A field the provider replaces on (helm.v4.Chart). */
   forceNew: boolean;
   /** A field the API server refuses to change in place. */
@@ -78,7 +76,9 @@ export interface StepFacts {
 /**
  * What the chart's engine does to one object. helm.v4.Chart: Pulumi's step for
  * the child resource, whose URN holds the type (with its apiVersion) and the
- * name, so a move of either is a new resource and the old one deleted.
+ * name: a rename is a new resource and the old one deleted; an apiVersion move
+ * is an update because chartroom aliases each child to its kind's other
+ * apiVersions (deployCharts' `aliasApiVersions`, on by default).
  * helm.v3.Release: what `helm upgrade` does to the object.
  */
 export function engineStep(engine: "chart" | "release", facts: StepFacts): EngineStep {
@@ -86,7 +86,6 @@ export function engineStep(engine: "chart" | "release", facts: StepFacts): Engin
   if (facts.action === "delete") return "delete";
   if (facts.action === "rename") return "recreate";
   if (engine === "chart") {
-    if (facts.apiVersionMoved) return "recreate";
     if (facts.forceNew) return "replace";
     if (facts.immutable) return "fails";
     return facts.changed ? "update" : "same";

@@ -16,9 +16,11 @@ export type ChangeTag = "bookkeeping" | "unstable" | "immutable" | "replaces";
  * child's URN moves (its name, or its apiVersion: a new resource is created
  * and the old one deleted), `fails` when the API server refuses the update.
  * helm.v3.Release (`helm upgrade`): create, update, delete, `fails` on an
- * immutable field, `recreate` for a rename. `same` when nothing changes.
+ * immutable field, `recreate` for a rename, `skipped` for an object of the
+ * chart's crds/ folder (helm upgrade never changes those). `same` when
+ * nothing changes.
  */
-export type EngineStep = "create" | "update" | "replace" | "delete" | "recreate" | "fails" | "same";
+export type EngineStep = "create" | "update" | "replace" | "delete" | "recreate" | "fails" | "skipped" | "same";
 
 export interface ReportedChange {
   path: string;
@@ -59,6 +61,10 @@ export interface ChartReport {
   from: { version: string } | null;
   to: { version: string } | null;
   objects: ObjectReport[];
+  /** Objects the engine never creates (hooks under helm.v4.Chart, test hooks), listed apart from the diff. */
+  apart: { id: string; display: string; reason: string; change: "add" | "delete" | "update" | "same" }[];
+  /** The helm that rendered the two sides: its version and where it was found. */
+  helm?: string;
   /** Objects whose only changes were bookkeeping labels/annotations (hidden unless asked). */
   bookkeeping: { objects: number; fields: string[] };
   /**

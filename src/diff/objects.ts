@@ -81,8 +81,7 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
       changes.push(reported(shown, path, tags));
     }
   }
-  const apiVersionMoved = before.apiVersion !== after.apiVersion;
-  const step = engineStep(options.engine, { action: "update", apiVersionMoved, forceNew: seen.forceNew, immutable: seen.immutable, changed: true });
+  const step = engineStep(options.engine, { action: "update", forceNew: seen.forceNew, immutable: seen.immutable, changed: true });
   const report: ObjectReport = { ...base(after, replaceFields.size > 0 ? "replace" : "update", step), changes };
   if (secret && changes.some((change) => change.secret !== undefined)) {
     const unchanged = unchangedSecretValues(before.body, after.body);

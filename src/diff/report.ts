@@ -30,7 +30,10 @@ export function chartReport(
   // Noise only where both sides churn: a random value that is now pinned (or
   // a pinned one that is now random) is a real change, made once.
   const unstable = before === null || after === null ? new Set<string>() : new Set([...before.unstable].filter((entry) => after.unstable.has(entry)));
-  const all = diffObjects(before?.objects ?? [], after?.objects ?? [], { unstable, showSecrets: options.showSecrets, engine: meta.engine });
+  // What the engine never creates is listed apart, not diffed as deployed.
+  const deployed = (object: RenderedObject) => notDeployed(meta.engine, object) === undefined;
+  const all = diffObjects((before?.objects ?? []).filter(deployed), (after?.objects ?? []).filter(deployed), { unstable, showSecrets: options.showSecrets, engine: meta.engine });
+  const apart = apartObjects(meta.engine, before?.objects ?? [], after?.objects ?? []);
   const bookkeepingFields = new Set<string>();
   let bookkeepingObjects = 0;
   const objects: ObjectReport[] = [];
@@ -40,7 +43,9 @@ export function chartReport(
     const rest = options.showBookkeeping ? report.changes : report.changes.filter((change) => !change.tags.includes("bookkeeping"));
     if (hidden.length > 0 && (!options.showBookkeeping || hidden.length === report.changes.length)) bookkeepingObjects++;
     if (rest.length === 0 && (report.action === "update" || report.action === "replace")) continue;
-    objects.push({ ...report, changes: rest });
+    // helm upgrade installs crds/ once and never changes them.
+    const step = meta.engine === "release" && isFromCrdsFolder(report.source) ? "skipped" : report.step;
+    objects.push({ ...report, changes: rest, step });
   }
   const names = new Map([...(before?.objects ?? []), ...(after?.objects ?? [])].map((object) => [object.id, displayName(object)]));
   const unstablePaths = [...unstable].map((entry) => {
@@ -52,6 +57,7 @@ export function chartReport(
     from: before === null ? null : { version: before.version },
     to: after === null ? null : { version: after.version },
     objects,
+    apart,
     bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
     unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths, churn: churn(meta.engine, unstable, after?.objects ?? []) },
     contract: [],
@@ -76,6 +82,32 @@ function churn(engine: "chart" | "release", unstable: ReadonlySet<string>, objec
     if (replaces || !steps.has(id)) steps.set(id, replaces ? "replace" : "update");
   }
   return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Why the engine never creates an object, if it does not. */
+export function notDeployed(engine: "chart" | "release", object: Pick<RenderedObject, "hook">): string | undefined {
+  if (object.hook === undefined) return undefined;
+  if (engine === "chart") return object.hook.test ? "a test hook: helm.v4.Chart drops every hook" : `a ${object.hook.events.join(",")} hook: helm.v4.Chart drops every hook`;
+  return object.hook.test ? "a test hook: only `helm test` creates it" : undefined;
+}
+
+/** `<chart>/crds/…` (or a subchart's): Helm installs these once and `helm upgrade` never changes them. */
+export function isFromCrdsFolder(source: string | undefined): boolean {
+  return source !== undefined && /(^|\/)crds\//.test(source) && !/\/templates\//.test(source);
+}
+
+function apartObjects(engine: "chart" | "release", before: readonly RenderedObject[], after: readonly RenderedObject[]): ChartReport["apart"] {
+  const old = new Map(before.map((object) => [object.id, object]));
+  const next = new Map(after.map((object) => [object.id, object]));
+  const out: ChartReport["apart"] = [];
+  for (const id of [...new Set([...old.keys(), ...next.keys()])].sort()) {
+    const object = (next.get(id) ?? old.get(id)) as RenderedObject;
+    const reason = notDeployed(engine, object);
+    if (reason === undefined) continue;
+    const change = !old.has(id) ? "add" : !next.has(id) ? "delete" : JSON.stringify(old.get(id)?.body) === JSON.stringify(next.get(id)?.body) ? "same" : "update";
+    out.push({ id, display: displayName(object), reason, change });
+  }
+  return out;
 }
 
 /** Whether an object counts toward "something changed". */

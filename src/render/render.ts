@@ -36,7 +36,7 @@ export interface RenderOptions {
  */
 export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
   // Rendered Secrets may hold values from values files: owner-only.
-  const cache = recordStore(options.cacheRoot, "render", 1, renderRecordSchema, { mode: 0o600 });
+  const cache = recordStore(options.cacheRoot, "render", 2, renderRecordSchema, { mode: 0o600 });
   const key = renderKey(input);
   if (options.noCache !== true) {
     const hit = await cache.read(key);
@@ -61,7 +61,7 @@ const renderRecordSchema = z.object({
 export function renderKey(input: RenderInput): string {
   return sha256Hex(
     JSON.stringify({
-      format: 1,
+      format: 2,
       digest: input.archive.digest,
       values: input.values.map((layer) => layer.text),
       helm: input.helm.version,
@@ -69,6 +69,8 @@ export function renderKey(input: RenderInput): string {
       apiVersions: input.apiVersions,
       releaseName: input.releaseName,
       namespace: input.namespace,
+      includeCrds: input.includeCrds ?? true,
+      postRenderer: input.postRenderer ?? null,
     }),
   );
 }

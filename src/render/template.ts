@@ -18,6 +18,13 @@ export interface TemplateRequest {
   apiVersions: string[];
   /** Lowest precedence first, as Helm applies repeated -f. */
   values: ValuesLayer[];
+  /**
+   * Render the chart's crds/ folder too (what a fresh install applies).
+   * @default true
+   */
+  includeCrds?: boolean;
+  /** A post-renderer command and its arguments (Helm 3's --post-renderer). */
+  postRenderer?: { command: string; args: string[] };
   timeoutMs?: number;
 }
 
@@ -35,7 +42,9 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
       await writeFile(file, layer.text, { mode: 0o600 });
       files.push(file);
     }
-    const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace, "--include-crds"];
+    const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace];
+    if (request.includeCrds !== false) args.push("--include-crds");
+    if (request.postRenderer !== undefined) args.push(...postRendererArgs(request));
     if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
     for (const api of request.apiVersions) args.push("--api-versions", api);
     for (const file of files) args.push("--values", file);
@@ -70,4 +79,16 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
     details: [...more, `command: helm ${shownArgs.join(" ")}`, `helm ${request.helm.version} (${request.helm.origin})`],
     hint: place ? `see ${place[1]} in the chart; check the values it reads` : "check the values passed to the chart",
   });
+}
+
+/** Helm 3 runs a post-renderer command; Helm 4 only post-renderer plugins, which chartroom does not declare. */
+function postRendererArgs(request: TemplateRequest): string[] {
+  const renderer = request.postRenderer as { command: string; args: string[] };
+  if (!request.helm.version.startsWith("3.")) {
+    throw new ChartroomError("HELM_FAILED", `${request.label} declares a post-renderer, which helm ${request.helm.version} runs only as a plugin`, {
+      place: { chart: request.label },
+      hint: "render it with Helm 3 (point HELM_BIN at one; helm.v4.Chart's provider embeds Helm 3 too)",
+    });
+  }
+  return ["--post-renderer", renderer.command, ...renderer.args.flatMap((arg) => ["--post-renderer-args", arg])];
 }

@@ -19,7 +19,7 @@ export function chartHeading(chart: ChartReport): string {
   const from = chart.from?.version ?? "(absent)";
   const to = chart.to?.version ?? "(removed)";
   const versions = from === to ? `${to}` : `${from} → ${to}`;
-  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}`;
 }
 
 export function chartBlock(chart: ChartReport, paint: Paint): string {
@@ -28,6 +28,10 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
   lines.push(...contractLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);
+  if (chart.apart.length > 0) {
+    lines.push(paint(`  not deployed by ${ENGINE[chart.engine]} (not diffed):`, "dim"));
+    for (const item of chart.apart) lines.push(paint(`    ${item.display}: ${item.reason}${item.change === "same" ? "" : ` (${item.change === "add" ? "new" : item.change === "delete" ? "gone" : "changed"} in this change)`}`, "dim"));
+  }
   if (chart.bookkeeping.objects > 0) {
     lines.push(paint(`  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`, "dim"));
   }
@@ -83,7 +87,8 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
 /** What the engine does that the object's action alone does not say (every-run replacements are listed with the chart's noise). */
 function stepNote(object: ObjectReport, engine: "chart" | "release"): string | undefined {
   if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
-  if (object.step === "recreate") return "helm.v4.Chart: the apiVersion is part of the child's URN, so Pulumi creates a new resource and deletes the old one";
+  if (object.step === "update" && engine === "chart" && object.changes.some((change) => change.path === "apiVersion")) return "helm.v4.Chart: the apiVersion is part of the child's URN; chartroom aliases the old type, so Pulumi updates it";
+  if (object.step === "skipped") return "helm upgrade does not apply this: Helm installs crds/ once and never changes them (apply it yourself, or move the CRD to templates/)";
   if (object.step === "fails" && object.action !== "replace") return `${engine === "chart" ? "Pulumi's update" : "helm upgrade"} fails: the API server refuses to change an immutable field`;
   return undefined;
 }

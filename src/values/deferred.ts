@@ -26,6 +26,7 @@ export function extractDeferred(values: Record<string, unknown>): { values: Reco
       return "<deferred>";
     }
     if (isRecord(node)) return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value, [...path, key])]));
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, String(i)]));
     return node;
   };
   return { values: walk(values, []) as Record<string, unknown>, deferred };

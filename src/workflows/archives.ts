@@ -3,6 +3,8 @@ import type { ChartSpec } from "../config/types.js";
 import type { LockedChart } from "../lockfile/schema.js";
 import type { ChartVersion, FetchedArchive } from "../model/charts.js";
 import { fetchVerified } from "../sources/fetch.js";
+import { projectChartPath, pruneProjectCharts, readProjectChart, writeProjectChart } from "../store/project-charts.js";
+import { mapLimit } from "../util/pool.js";
 import type { ValuesContract } from "../values/check.js";
 import type { Project } from "./project.js";
 import { sourceOf } from "./select.js";
@@ -55,4 +57,24 @@ export async function contractFor(project: Project, spec: ChartSpec, target: Arc
 
 export function contractOf(found: ChartInspection): ValuesContract {
   return { defaults: found.defaults, schema: found.schemaDocument, schemaDigest: found.schema?.digest, subcharts: found.subcharts };
+}
+
+/**
+ * Put each pinned archive at its project path (.chartroom/charts/…), from
+ * this run's verified fetches, and remove the ones no pin names: what the
+ * Pulumi program deploys. Called after the lock is verified or written.
+ */
+export async function placePinnedArchives(project: Project): Promise<void> {
+  const lock = project.lock;
+  if (lock === null) return;
+  const keep = new Set<string>();
+  await mapLimit(project.config.charts, 8, async (spec) => {
+    const pin = lock.charts[spec.key];
+    if (pin === undefined) return;
+    const path = projectChartPath(project.config.dir, pin);
+    keep.add(path);
+    if ((await readProjectChart(path, pin.digest)) !== null) return;
+    await writeProjectChart(path, (await archiveFor(project, spec, { pin })).data);
+  });
+  await pruneProjectCharts(project.config.dir, keep);
 }

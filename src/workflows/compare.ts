@@ -11,6 +11,7 @@ import { readValuesLayers } from "../values/layers.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
 import { contractFor, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
+import { helmMismatch, providerHelm } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
 import { sourceOf, stackName } from "./select.js";
 
@@ -28,10 +29,10 @@ export interface CompareOptions extends ReportOptions {
   extra?: readonly ValuesLayer[];
 }
 
-async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared: SharedBlocks): Promise<ChartSide | null> {
+async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared: SharedBlocks): Promise<(ChartSide & { helm: string }) | null> {
   if (side === null) return null;
   const rendering = await renderFor(side.project, { spec: side.spec, stack, target: side.target, noCache: options.noCache, shared, extra: options.extra });
-  return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable) };
+  return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable), helm: rendering.helm };
 }
 
 /** Render both sides for one stack and compare them. */
@@ -40,7 +41,13 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const [old, next] = await Promise.all([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
-  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine: pin?.engine.name ?? "chart" }, old, next, options);
+  const engine = pin?.engine.name ?? "chart";
+  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine }, old, next, options);
+  const helm = (next ?? old)?.helm;
+  if (helm !== undefined) report.helm = helm;
+  const embedded = engine === "chart" ? await providerHelm((after ?? before)?.project as Project) : undefined;
+  const mismatch = helm === undefined || embedded === undefined ? undefined : helmMismatch(helm.split(" ")[0] ?? helm, embedded);
+  if (mismatch !== undefined) report.notes.push(mismatch);
   if (before !== null && after !== null && old?.version !== next?.version) report.contract = await contractChanges(before, after, stack);
   return report;
 }

@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { ChartSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { LockedChart } from "../lockfile/schema.js";
 import { type EngineChoice } from "../model/engine.js";
 import { staleReasons } from "../lockfile/stale.js";
+import { readFileOrNull } from "../util/fs.js";
 import { sha256Digest } from "../util/hash.js";
+import { projectChartPath, readProjectChart, writeProjectChart } from "../store/project-charts.js";
 import { mergeLayers, type Values } from "../values/coalesce.js";
 import type { ValuesContract } from "../values/check.js";
 import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
@@ -19,13 +20,13 @@ export interface DeploymentPlan {
   spec: ChartSpec;
   pin: LockedChart;
   engine: EngineChoice;
-  /** What helm is given as the chart: a repository chart name, `oci://…/chart`, or a local archive path. */
+  /**
+   * The verified archive's path, relative to the program's working folder
+   * (`.chartroom/charts/<chart>-<version>-<sha12>.tgz` under the project):
+   * the same on every machine, so a Release is not upgraded because the
+   * checkout moved. No repository, version or credential reaches Pulumi.
+   */
   chart: string;
-  /** The exact version, for repository and OCI charts (a local archive is its own version). */
-  version?: string;
-  /** The repository, with the names of the variables holding its credentials. */
-  repository?: { repo: string; usernameEnv?: string; passwordEnv?: string; tokenEnv?: string; caFile?: string };
-  plainHttp: boolean;
   layers: ParsedLayer[];
   /** The values files merged (the chart's defaults not included: Helm adds them). */
   fileValues: Values;
@@ -60,52 +61,44 @@ export async function deploymentPlans(project: Project, options: { stack: string
 async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stack: string): Promise<DeploymentPlan> {
   const hooks = pin.renderedHooks === undefined ? pin.hooks : mergeStacks(pin.renderedHooks);
   const engine = chooseEngine(spec, hooks, pin.renderedHooks === undefined ? "templates" : "rendered");
-  const archive = await pinnedArchive(project, spec, pin);
-  const found = await inspectionOf(project, { data: archive.data, digest: pin.digest, url: pin.url }, spec.key);
+  const { data, path } = await pinnedArchive(project, spec, pin);
+  const found = await inspectionOf(project, { data, digest: pin.digest, url: pin.url }, spec.key);
   const layers = await readValuesLayers(project.config.dir, spec.key, stack);
-  const plan: DeploymentPlan = {
+  return {
     spec,
     pin,
     engine,
-    chart: archive.chart,
-    plainHttp: spec.repository.plainHttp,
+    chart: relative(process.cwd(), path).split(sep).join("/"),
     layers,
     fileValues: mergeLayers(layers.map((layer) => layer.values)),
     contract: contractOf(found),
   };
-  if (spec.repository.kind !== "file") {
-    plan.version = pin.version;
-    plan.repository = { repo: spec.repository.url, ...spec.repository.auth, ...(spec.repository.caFile === undefined ? {} : { caFile: spec.repository.caFile }) };
-  }
-  return plan;
 }
 
 /**
- * The pinned archive, its digest checked: from the file repository itself,
- * else from the cache (filled by `chartroom lock`, `plan` or `check`).
+ * The pinned archive at its project path, its digest checked again now;
+ * copied there from the cache when `chartroom lock` left it only there.
+ * Never the network: a program deploys what was verified, or stops.
  */
-async function pinnedArchive(project: Project, spec: ChartSpec, pin: LockedChart): Promise<{ data: Buffer; chart: string }> {
-  const repository = spec.repository;
-  if (repository.kind === "file" && repository.path !== undefined) {
-    const path = isAbsolute(pin.url) ? pin.url : join(repository.path, pin.url);
-    const data = await readFile(path).catch(() => {
-      throw new ChartroomError("LOCK_STALE", `the pinned archive of ${spec.key} is missing: ${path}`, { place: { chart: spec.key, file: path }, hint: "run `chartroom lock`" });
-    });
-    if (sha256Digest(data) !== pin.digest) {
-      throw new ChartroomError("DIGEST_MISMATCH", `${path} has digest ${sha256Digest(data)}, but charts.lock.json pins ${pin.digest}`, {
-        place: { chart: spec.key, file: path },
-        hint: `the archive changed since it was locked; review it, then run \`chartroom lock ${spec.key}\``,
-      });
-    }
-    // Relative to the program's folder, so the state does not depend on where the checkout lives.
-    return { data, chart: relative(process.cwd(), path).split(sep).join("/") };
+async function pinnedArchive(project: Project, spec: ChartSpec, pin: LockedChart): Promise<{ data: Buffer; path: string }> {
+  const path = projectChartPath(project.config.dir, pin);
+  const placed = await readProjectChart(path, pin.digest);
+  if (placed !== null) return { data: placed, path };
+  // The cache (filled by chartroom lock, plan, diff…), or a file:// repository: both on this disk.
+  const local = (await project.store.get(pin.digest)) ?? (await fileRepositoryArchive(spec, pin));
+  if (local !== null) {
+    await writeProjectChart(path, local);
+    return { data: local, path };
   }
-  const data = await project.store.get(pin.digest);
-  if (data === null) {
-    throw new ChartroomError("LOCK_MISSING", `the pinned archive of ${spec.key} ${pin.version} is not in the cache, and the Pulumi program does not use the network`, {
-      place: { chart: spec.key },
-      hint: "run `chartroom plan` (it fetches and verifies every pin) before running the program",
-    });
-  }
-  return { data, chart: repository.kind === "oci" ? `${repository.url}/${spec.chart}` : spec.chart };
+  throw new ChartroomError("LOCK_MISSING", `the pinned archive of ${spec.key} ${pin.version} is not at ${relative(project.config.dir, path)} (or is not the one the lock pins), and a Pulumi program does not use the network`, {
+    place: { chart: spec.key, file: path },
+    hint: "run `chartroom lock --frozen`: it fetches and verifies every pinned archive and puts it there",
+  });
+}
+
+async function fileRepositoryArchive(spec: ChartSpec, pin: LockedChart): Promise<Buffer | null> {
+  const folder = spec.repository.path;
+  if (spec.repository.kind !== "file" || folder === undefined) return null;
+  const data = await readFileOrNull(isAbsolute(pin.url) ? pin.url : join(folder, pin.url));
+  return data !== null && sha256Digest(data) === pin.digest ? data : null;
 }

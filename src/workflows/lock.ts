@@ -10,7 +10,7 @@ import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
 import { fetchVerified } from "../sources/fetch.js";
 import { mapLimit } from "../util/pool.js";
 import { resolveVersion } from "../versions/resolve.js";
-import { archiveFor, inspectionOf } from "./archives.js";
+import { archiveFor, inspectionOf, placePinnedArchives } from "./archives.js";
 import type { Project } from "./project.js";
 import { renderFacts } from "./render-facts.js";
 import { selectCharts, sourceOf } from "./select.js";
@@ -58,6 +58,7 @@ export async function lock(project: Project, options: LockOptions = {}): Promise
   const unchanged = project.lock !== null && serialiseLock(project.lock) === serialiseLock(next);
   if (!unchanged) await writeLock(project.lockPath, next);
   project.lock = next;
+  await placePinnedArchives(project);
   return { report: "lock", format: 1, path: project.lockPath, written: !unchanged, changes };
 }
 
@@ -85,6 +86,7 @@ export async function verify(project: Project): Promise<VerifyReport> {
     project.progress(`[${++done}/${project.config.charts.length}] verified ${spec.key}`);
     return { chart: spec.key, version: pin.version, digest: pin.digest };
   });
+  await placePinnedArchives(project);
   return { report: "verify", format: 1, path: project.lockPath, charts };
 }
 

@@ -52,8 +52,13 @@ export interface Project {
   readonly store: ArchiveStore;
   readonly cacheRoot: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Located on first use: workflows that never render never need helm. */
-  helm(): Promise<HelmBinary>;
+  /**
+   * Located on first use: workflows that never render never need helm.
+   * Charts deployed by helm.v4.Chart render with `CHARTROOM_CHART_HELM` when
+   * it is set (the Helm the Kubernetes provider embeds), others with the
+   * helm the user runs (HELM_BIN, PATH, the pinned one).
+   */
+  helm(engine?: "chart" | "release"): Promise<HelmBinary>;
   progress(line: string): void;
   /** Per-run memos, keyed by what identifies the work. */
   readonly memo: {
@@ -74,7 +79,7 @@ export async function openProject(options: ProjectOptions = {}): Promise<Project
 export function projectOf(config: Config, lock: Lockfile | null, options: Pick<ProjectOptions, "env" | "onProgress"> = {}): Project {
   const env = options.env ?? process.env;
   const cacheRoot = cacheDir(env);
-  let helm: Promise<HelmBinary> | undefined;
+  const helms = new Map<string, Promise<HelmBinary>>();
   return {
     config,
     lockPath: join(config.dir, LOCKFILE_NAME),
@@ -83,7 +88,16 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
     store: diskArchiveStore(cacheRoot),
     cacheRoot,
     env,
-    helm: () => (helm ??= locateHelm({ cacheRoot, env })),
+    helm(engine) {
+      const own = engine === "chart" && env.CHARTROOM_CHART_HELM !== undefined && env.CHARTROOM_CHART_HELM !== "" ? env.CHARTROOM_CHART_HELM : undefined;
+      const key = own ?? "";
+      let found = helms.get(key);
+      if (found === undefined) {
+        found = own === undefined ? locateHelm({ cacheRoot, env }) : locateHelm({ cacheRoot, env: { ...env, HELM_BIN: own } }).then((helm) => ({ ...helm, origin: "CHARTROOM_CHART_HELM" }));
+        helms.set(key, found);
+      }
+      return found;
+    },
     progress: options.onProgress ?? (() => {}),
     memo: { archives: new Map(), inspections: new Map() },
   };

@@ -30,7 +30,7 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
   const { spec, stack } = request;
   const archive = await archiveFor(project, spec, request.target);
   const version = targetVersion(request.target);
-  const helm = await project.helm();
+  const helm = await project.helm(engineOf(project, spec));
   const rendering = await renderChart(
     {
       helm,
@@ -41,8 +41,16 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
       kubeVersion: stack?.kubeVersion,
       apiVersions: stack?.apiVersions ?? [],
       values: [...(await readValuesLayers(project.config.dir, spec.key, stack?.name)), ...(request.extra ?? [])],
+      includeCrds: !spec.skipCrds,
+      ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
     },
     { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared },
   );
   return { ...rendering, version, helm: `${helm.version} (${helm.origin})` };
+}
+
+/** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */
+export function engineOf(project: Project, spec: ChartSpec): "chart" | "release" | undefined {
+  if (spec.engine !== "auto") return spec.engine;
+  return project.lock?.charts[spec.key]?.engine.name;
 }

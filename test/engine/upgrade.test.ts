@@ -12,7 +12,7 @@ const RELEASES = "**kubernetes:helm.sh/v3:Release**";
 const CHARTS = ["storefront", "webapp", "widgets-operator"];
 
 /** Pulumi's op for each of chartroom's steps (a recreated child is a new URN; the old one's delete is not counted here). */
-const OP: Record<EngineStep, string> = { create: "create", update: "update", replace: "replace", delete: "delete", recreate: "create", fails: "update", same: "same" };
+const OP: Record<EngineStep, string> = { create: "create", update: "update", replace: "replace", delete: "delete", recreate: "create", fails: "update", skipped: "same", same: "same" };
 
 describe("an upgrade, predicted by chartroom and planned by the engine", () => {
   let project: ExampleProject;

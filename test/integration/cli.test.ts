@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChart, writeRepository, FIXTURES } from "../../scripts/fixtures.js";
 import { cli, copyPlatform, editFile, ROOT, snapshot } from "../helpers/platform.js";
+import { helm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const USER_FILES = ["chartroom.config.ts", "charts.lock.json", "charts/index.yaml"];
@@ -318,3 +319,20 @@ describe("chartroom upgrade", () => {
     expect((await cli(dir, ["upgrade"])).output.split("\n")[0]).toBe("every chart is on the highest version its range allows");
   });
 });
+
+describe("the Helm that renders helm.v4.Chart charts", () => {
+  it("names the helm in the diff and says when it is not the one the installed provider embeds", async () => {
+    const result = await cli(ROOT, ["diff", "webapp", "--to", "2.0.0", "--stack", "dev"], { CHARTROOM_CACHE: await tempDir() });
+    expect(result.output).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN)");
+    expect(result.output).toContain("note: rendered with helm 4.1.4; helm.v4.Chart renders with Helm 3.18.6, which @pulumi/kubernetes 4.25.0's provider embeds: set CHARTROOM_CHART_HELM to a helm 3.18 binary");
+  });
+
+  it("renders helm.v4.Chart charts with CHARTROOM_CHART_HELM, and Release charts with the usual helm", async () => {
+    const env = { CHARTROOM_CACHE: await tempDir(), CHARTROOM_CHART_HELM: await helm(3) };
+    const chart = await cli(ROOT, ["diff", "webapp", "--to", "2.0.0", "--stack", "dev"], env);
+    expect(chart.output).toContain("· helm 3.17.2 (CHARTROOM_CHART_HELM)");
+    const release = await cli(ROOT, ["diff", "ledger", "--to", "0.2.0", "--stack", "dev"], env);
+    expect(release.output).toContain("ledger · stack dev · helm.v3.Release · 0.1.0 → 0.2.0 · helm 4.1.4 (HELM_BIN)");
+  });
+});
+

@@ -8,6 +8,7 @@ import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulu
 import { deploymentPlans } from "../../src/workflows/deployments.js";
 import { openProject } from "../../src/workflows/project.js";
 import { ChartroomError } from "../../src/errors/index.js";
+import type { WrittenConfig } from "../../src/config/types.js";
 import { ROOT } from "../helpers/platform.js";
 
 interface Registered {
@@ -83,7 +84,7 @@ describe("the example Pulumi program, under mocks", () => {
 
   it("deploys the web app as helm.v4.Chart with the pinned archive and its validated values, kept secret", async () => {
     const chart = resource("kubernetes:helm.sh/v4:Chart", "webapp");
-    expect(chart?.inputs).toMatchObject({ chart: "charts/webapp-1.0.1.tgz", namespace: "web", name: "webapp", skipCrds: false });
+    expect(chart?.inputs).toMatchObject({ chart: ".chartroom/charts/webapp-1.0.1-7722913d9a0d.tgz", namespace: "web", name: "webapp", skipCrds: false });
     expect(chart?.inputs.version).toBeUndefined();
     // The password from stack config is a secret, so the whole values input reaches the engine as one.
     const values = chart?.inputs.values as Record<string, unknown>;
@@ -100,7 +101,7 @@ describe("the example Pulumi program, under mocks", () => {
 
   it("deploys the hook chart as helm.v3.Release with the platform's release defaults", async () => {
     const release = resource("kubernetes:helm.sh/v3:Release", "ledger");
-    expect(release?.inputs).toMatchObject({ chart: "charts/ledger-0.1.0.tgz", namespace: "ledger", atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, waitForJobs: true, values: { database: { host: "postgres.data.svc" } } });
+    expect(release?.inputs).toMatchObject({ chart: ".chartroom/charts/ledger-0.1.0-fe593585f948.tgz", namespace: "ledger", allowNullValues: true, atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, waitForJobs: true, values: { database: { host: "postgres.data.svc" } } });
     expect((release?.inputs.values as Record<string, unknown>)[SECRET_SIG]).toBeUndefined();
     expect(resource("kubernetes:helm.sh/v4:Chart", "ledger")).toBeUndefined();
   });
@@ -117,8 +118,8 @@ describe("the example Pulumi program, under mocks", () => {
     expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web"]);
   });
 
-  it("adds the CRD-retaining transform to helm.v4.Chart deployments", () => {
-    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(1);
+  it("adds the CRD-retaining and apiVersion-aliasing transforms to helm.v4.Chart deployments", () => {
+    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(2);
   });
 });
 
@@ -188,7 +189,7 @@ describe("retainCrds", () => {
   });
 });
 
-async function config(): Promise<{ charts: Record<string, unknown> } & Record<string, unknown>> {
-  const module = (await import("../../chartroom.config.js")) as { default: { charts: Record<string, unknown> } };
-  return structuredClone(module.default) as { charts: Record<string, unknown> } & Record<string, unknown>;
+async function config(): Promise<WrittenConfig & { charts: Record<string, Record<string, unknown>> }> {
+  const module = (await import("../../chartroom.config.js")) as { default: WrittenConfig };
+  return structuredClone(module.default) as WrittenConfig & { charts: Record<string, Record<string, unknown>> };
 }

@@ -1,64 +1,52 @@
 import { describe, expect, it } from "vitest";
-import * as pulumi from "@pulumi/pulumi";
 import { chartSpec } from "../../src/config/normalise.js";
 import type { RepositorySpec } from "../../src/config/types.js";
 import { chartArgs, releaseArgs } from "../../src/deploy/pulumi/args.js";
-import type { DeploymentPlan } from "../../src/workflows/deployments.js";
 import { ChartroomError } from "../../src/errors/index.js";
+import type { DeploymentPlan } from "../../src/workflows/deployments.js";
 
 function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"]> = {}): DeploymentPlan {
-  const repository: RepositorySpec = { name: "r", kind, url: kind === "oci" ? "oci://registry.example.test/charts" : "https://charts.example.test", plainHttp: false, timeoutMs: 1000, auth: { usernameEnv: "REG_USER", passwordEnv: "REG_PASS" } };
+  const repository: RepositorySpec = { name: "r", kind, url: kind === "oci" ? "oci://registry.example.test/charts" : "https://charts.example.test", plainHttp: kind === "oci", timeoutMs: 1000, auth: { usernameEnv: "REG_USER", passwordEnv: "REG_PASS" } };
   const spec = chartSpec({ key: "web", repository, range: "1.2.3", namespace: "web", ...extra });
   return {
     spec,
     pin: { version: "1.2.3" } as DeploymentPlan["pin"],
     engine: { name: "chart", reasons: [] },
-    chart: kind === "oci" ? "oci://registry.example.test/charts/web" : "web",
-    version: "1.2.3",
-    repository: { repo: repository.url, usernameEnv: "REG_USER", passwordEnv: "REG_PASS" },
-    plainHttp: false,
+    chart: "../.chartroom/charts/web-1.2.3-0123456789ab.tgz",
     layers: [],
     fileValues: {},
     contract: { defaults: {}, subcharts: [] },
   };
 }
 
-const ENV = { REG_USER: "ci", REG_PASS: "registry-password-1" };
-
 describe("engine arguments", () => {
-  it("names an HTTP chart by repository, with credentials as secrets", async () => {
-    const args = chartArgs(plan("http"), {}, ENV);
-    expect(args).toMatchObject({ chart: "web", version: "1.2.3", namespace: "web", name: "web" });
-    const opts = args.repositoryOpts as Record<string, unknown>;
-    expect(opts.repo).toBe("https://charts.example.test");
-    expect(await pulumi.isSecret(opts.password as pulumi.Output<string>)).toBe(true);
+  it.each(["http", "oci", "file"] as const)("give a %s chart as the verified archive's path: no repository, version or credential", (kind) => {
+    for (const args of [chartArgs(plan(kind), {}), releaseArgs(plan(kind), {})]) {
+      expect(args.chart).toBe("../.chartroom/charts/web-1.2.3-0123456789ab.tgz");
+      expect(Object.keys(args).filter((key) => ["version", "repositoryOpts", "plainHttp", "devel", "verify", "keyring"].includes(key))).toStrictEqual([]);
+      expect(JSON.stringify(args)).not.toMatch(/REG_|charts\.example\.test|registry\.example\.test/);
+    }
   });
 
-  it("names an OCI chart by its oci:// reference and only logs in", () => {
-    const args = chartArgs(plan("oci"), {}, ENV);
-    expect(args.chart).toBe("oci://registry.example.test/charts/web");
-    expect(Object.keys(args.repositoryOpts as object).sort()).toStrictEqual(["password", "username"]);
-  });
-
-  it("gives helm.v3.Release the declaration's release settings over the defaults", () => {
-    const args = releaseArgs(plan("http", { release: { atomic: false, timeout: 120, maxHistory: 3, cleanupOnFail: true, createNamespace: true, waitForJobs: false } }), {}, ENV);
-    expect(args).toMatchObject({ atomic: false, timeout: 120, maxHistory: 3, createNamespace: true, waitForJobs: false });
+  it("gives helm.v3.Release the declaration's release settings over the defaults, and keeps nulls as Helm does", () => {
+    const args = releaseArgs(plan("http", { release: { atomic: false, timeout: 120, maxHistory: 3, cleanupOnFail: true, createNamespace: true, waitForJobs: false } }), {});
+    expect(args).toMatchObject({ atomic: false, timeout: 120, maxHistory: 3, createNamespace: true, waitForJobs: false, allowNullValues: true });
   });
 
   it("passes declared post-renderer, resource prefix and skipCrds to helm.v4.Chart", () => {
-    const args = chartArgs(plan("http", { postRenderer: { command: "./kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true }), {}, ENV);
+    const args = chartArgs(plan("http", { postRenderer: { command: "./kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true }), {});
     expect(args).toMatchObject({ postRenderer: { command: "./kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true });
   });
 
-  it("says which variable is missing, without any value", () => {
+  it("refuses post-renderer arguments for helm.v3.Release, which takes a bare command", () => {
     const error = (() => {
       try {
-        chartArgs(plan("http"), {}, { REG_USER: "ci" });
+        releaseArgs(plan("http", { postRenderer: { command: "./kustomize", args: ["build"] } }), {});
       } catch (caught) {
         return caught;
       }
       return undefined;
     })();
-    expect(ChartroomError.isInstance(error) && error.message).toBe("environment variable REG_PASS is not set");
+    expect(ChartroomError.isInstance(error) && [error.code, error.place.key]).toStrictEqual(["CONFIG_INVALID", "charts.web.postRenderer.args"]);
   });
 });

@@ -65,7 +65,7 @@ describe("chartReport", () => {
     ["a StatefulSet's revisionHistoryLimit", "chart", "apps/v1", "StatefulSet", "spec: { revisionHistoryLimit: 1 }", "spec: { revisionHistoryLimit: 2 }", "replace"],
     ["a PVC's volumeMode (immutable, not replaced by the provider)", "chart", "v1", "PersistentVolumeClaim", "spec: { volumeMode: Filesystem }", "spec: { volumeMode: Block }", "fails"],
     ["a Deployment selector under a Release", "release", "apps/v1", "Deployment", "spec: { selector: { matchLabels: { a: x } } }", "spec: { selector: { matchLabels: { a: y } } }", "fails"],
-    ["an apiVersion move under helm.v4.Chart", "chart", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "recreate"],
+    ["an apiVersion move under helm.v4.Chart (chartroom aliases the old type)", "chart", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "update"],
     ["an apiVersion move under a Release", "release", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "update"],
   ] as const)("predicts the engine's step for %s", (_, engine, apiVersion, kind, before, after, step) => {
     const moved = apiVersion === "autoscaling/v2" ? "autoscaling/v2beta2" : apiVersion;
@@ -192,9 +192,35 @@ describe("formatMarkdown", () => {
 });
 
 describe("hooks", () => {
-  it("does not call a changed hook Job a replacement: Helm recreates hooks on every run", () => {
-    const job = (image: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: { helm.sh/hook: pre-upgrade }\nspec: { template: { spec: { containers: [{ name: m, image: ${image} }] } } }\n`;
-    const report = chartReport(meta, side(job("m:1")), side(job("m:2")), options);
-    expect(report.objects.map((o) => o.action)).toStrictEqual(["update"]);
+  const job = (image: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: { helm.sh/hook: pre-upgrade }\nspec: { template: { spec: { containers: [{ name: m, image: ${image} }] } } }\n`;
+  const test = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: probe\n  annotations: { helm.sh/hook: test }\nspec: { containers: [{ name: t, image: busybox }] }\n";
+
+  it("does not call a changed hook Job a replacement under a Release: Helm recreates hooks on every run", () => {
+    const report = chartReport({ ...meta, engine: "release" }, side(job("m:1")), side(job("m:2")), options);
+    expect(report.objects.map((o) => [o.action, o.step])).toStrictEqual([["update", "update"]]);
+  });
+
+  it("lists hooks apart under helm.v4.Chart, which never creates them, instead of diffing them", () => {
+    const report = chartReport(meta, side(`${job("m:1")}---\n${test}`), side(job("m:2")), options);
+    expect(report.objects).toStrictEqual([]);
+    expect(report.apart).toStrictEqual([
+      { id: "/Pod/ns/probe", display: "Pod ns/probe", reason: "a test hook: helm.v4.Chart drops every hook", change: "delete" },
+      { id: "batch/Job/ns/migrate", display: "Job.batch ns/migrate", reason: "a pre-upgrade hook: helm.v4.Chart drops every hook", change: "update" },
+    ]);
+  });
+
+  it("lists test hooks apart under a Release too: only helm test creates them", () => {
+    const report = chartReport({ ...meta, engine: "release" }, side(test), side(test.replace("busybox", "curl")), options);
+    expect([report.objects, report.apart.map((item) => [item.display, item.reason, item.change])]).toStrictEqual([[], [["Pod ns/probe", "a test hook: only `helm test` creates it", "update"]]]);
+  });
+});
+
+describe("crds/ under a Release", () => {
+  it("says helm upgrade does not apply a change to a CRD from the crds/ folder", () => {
+    const crd = (field: string) => `# Source: app/crds/widgets.yaml\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, names: { kind: Widget, plural: widgets }, scope: Namespaced, versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, properties: { ${field}: { type: string } } } } }] }\n`;
+    const release = chartReport({ ...meta, engine: "release" }, side(crd("a")), side(crd("b")), options).objects[0];
+    expect([release?.action, release?.step]).toStrictEqual(["update", "skipped"]);
+    expect(formatText(diffReport([chartReport({ ...meta, engine: "release" }, side(crd("a")), side(crd("b")), options)]))).toContain("helm upgrade does not apply this: Helm installs crds/ once");
+    expect(chartReport(meta, side(crd("a")), side(crd("b")), options).objects[0]?.step).toBe("update");
   });
 });

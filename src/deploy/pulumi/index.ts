@@ -1,33 +1,37 @@
+// chartroom/pulumi: every declared chart of a stack deployed as the lock says,
+// from the verified archive, with values validated before anything is created.
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import type { WrittenConfig } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
-import { isPlainObject } from "../../util/json.js";
-import { checkValues } from "../../values/check.js";
-import { mergeLayers } from "../../values/coalesce.js";
-import { deferredValue } from "../../values/deferred.js";
-import { SchemaCache } from "../../values/schema.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
+import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
 import { openProject } from "../../workflows/project.js";
-import { chartArgs, releaseArgs, retainCrds } from "./args.js";
+import { ChartDeployment, type ChartResourceOptions } from "./deployment.js";
 
+export { ChartDeployment, type ChartDeploymentArgs, type ChartResourceOptions } from "./deployment.js";
 export { retainCrds } from "./args.js";
+export { aliasApiVersions, apiVersionAliases } from "./aliases.js";
 
 /** A value where any part may be a Pulumi Input (an Output, a promise, or the value). */
 export type DeepInput<T> = T extends readonly (infer Item)[]
-  ? pulumi.Input<readonly pulumi.Input<Item>[]>
+  ? pulumi.Input<readonly DeepInput<Item>[]>
   : T extends object
     ? pulumi.Input<{ [K in keyof T]?: DeepInput<T[K]> }>
     : pulumi.Input<T>;
 
-/** Values given in code, per chart key: typed by chartroom.types.ts (any map before it exists); Outputs allowed anywhere. */
+/** Values given in code, per chart key: typed by chartroom.types.ts (any map before it exists); Inputs anywhere. */
 export type CodeValues = [keyof ChartValues] extends [never]
-  ? Record<string, Record<string, unknown>>
+  ? Record<string, pulumi.Input<Record<string, unknown>>>
   : { [K in keyof ChartValues]?: DeepInput<ValuesOf<K & string>> };
 
 export interface DeployOptions {
-  /** The stack to deploy: its values files are used. */
-  stack: string;
+  /**
+   * The chartroom stack whose values files are used.
+   * @default the Pulumi stack's name
+   */
+  stack?: string;
   /** The Kubernetes provider every chart uses. Required unless `allowAmbientKubeconfig`. */
   provider?: k8s.Provider;
   /**
@@ -35,98 +39,41 @@ export interface DeployOptions {
    * @default false
    */
   allowAmbientKubeconfig?: boolean;
-  /** Values given in code, highest precedence. */
+  /** Values given in code, highest precedence; Outputs and Promises anywhere. */
   values?: CodeValues;
+  /** Resource options per chart key (`protect`, `ignoreChanges`, `deletedWith`, `customTimeouts`, `skipAwait`). */
+  charts?: Record<string, ChartResourceOptions>;
   /**
-   * Create a Namespace for every namespace the charts use (except the ones
-   * every cluster has), each chart depending on its own. Neither engine
-   * creates them: helm.v4.Chart never does, and chartroom leaves
-   * helm.v3.Release's `createNamespace` off so one mechanism serves both.
+   * Create a Namespace for every namespace the charts use, except the ones
+   * every cluster has and those listed in `existingNamespaces`; each chart
+   * depends on its own. Neither engine creates them: helm.v4.Chart never
+   * does, and chartroom leaves helm.v3.Release's `createNamespace` off.
    * @default true
    */
   createNamespaces?: boolean;
+  /** Namespaces that exist already (made elsewhere): used, never created. */
+  existingNamespaces?: string[];
+  /**
+   * A prefix for every resource name, so one program can deploy the platform
+   * twice (two clusters, two providers) without URN collisions.
+   */
+  name?: string;
+  /**
+   * Alias helm.v4.Chart children to their kind's other apiVersions (an apiVersion move is an update).
+   * @default true
+   */
+  aliasApiVersions?: boolean;
   /** Folder of chartroom.config.ts, charts.lock.json and values/. @default process.cwd() */
   dir?: string;
   env?: NodeJS.ProcessEnv;
 }
 
-export interface ChartDeploymentArgs {
-  plan: DeploymentPlan;
-  values?: unknown;
-  provider?: k8s.Provider;
-  env?: NodeJS.ProcessEnv;
-  schemas?: SchemaCache;
-}
-
 /**
- * One declared chart as a Pulumi component: helm.v4.Chart or helm.v3.Release
- * as the lock decided, with the pinned version and values validated before
- * anything is created.
+ * Every declared chart of a stack, in dependency order, each a
+ * ChartDeployment. `dependsOn` between charts becomes Pulumi `dependsOn`
+ * between their deployments and their inner Chart/Release.
  */
-export class ChartDeployment extends pulumi.ComponentResource {
-  readonly engine: pulumi.Output<"chart" | "release">;
-  readonly version: pulumi.Output<string>;
-  readonly reasons: pulumi.Output<string[]>;
-  /** The values handed to helm (secret when any part of them is). */
-  readonly values: pulumi.Output<Record<string, unknown>>;
-  readonly resource: k8s.helm.v4.Chart | k8s.helm.v3.Release;
-
-  constructor(name: string, args: ChartDeploymentArgs, opts: pulumi.ComponentResourceOptions = {}) {
-    super("chartroom:index:ChartDeployment", name, {}, opts);
-    const { plan } = args;
-    validate(plan, args.values, args.schemas ?? new SchemaCache());
-    const merged = mergeLayers([plan.fileValues, isPlainObject(args.values) ? args.values : {}]);
-    const env = args.env ?? process.env;
-    const childOpts: pulumi.CustomResourceOptions = { parent: this, ...(args.provider === undefined ? {} : { provider: args.provider }) };
-    if (plan.engine.name === "chart") {
-      const transforms = plan.spec.retainCrds ? [retainCrds] : [];
-      this.resource = new k8s.helm.v4.Chart(name, chartArgs(plan, merged, env) as unknown as k8s.helm.v4.ChartArgs, { ...childOpts, transforms });
-    } else {
-      this.resource = new k8s.helm.v3.Release(name, releaseArgs(plan, merged, env) as unknown as k8s.helm.v3.ReleaseArgs, childOpts);
-    }
-    this.engine = pulumi.output(plan.engine.name);
-    this.version = pulumi.output(plan.pin.version);
-    this.reasons = pulumi.output(plan.engine.reasons);
-    this.values = pulumi.output(merged) as unknown as pulumi.Output<Record<string, unknown>>;
-    this.registerOutputs({ engine: this.engine, version: this.version, reasons: this.reasons });
-  }
-}
-
-/** Validate the layered values and the code values (Outputs present but unchecked) before creating anything. */
-function validate(plan: DeploymentPlan, code: unknown, schemas: SchemaCache): void {
-  const { findings } = checkValues({
-    chart: plan.spec.key,
-    stack: "",
-    contract: plan.contract,
-    layers: plan.layers,
-    code: isPlainObject(code) ? (checkable(code) as Record<string, unknown>) : {},
-    schemas,
-  });
-  const errors = findings.filter((found) => found.severity === "error");
-  if (errors.length === 0) return;
-  throw new ChartroomError("VALUES_INVALID", `values of ${plan.spec.key} do not fit ${plan.spec.chart} ${plan.pin.version}`, {
-    place: { chart: plan.spec.key },
-    details: errors.map((found) => {
-      const where = found.position === undefined ? "in code" : `${found.position.file}:${found.position.line}:${found.position.column}`;
-      return `${found.path}: ${found.message} (${where}${found.hint === undefined ? "" : `; ${found.hint}`})`;
-    }),
-    hint: "fix the values; `chartroom check` shows the same findings",
-  });
-}
-
-/** Outputs become deferred markers: present, but not known until the deployment runs. */
-function checkable(value: unknown): unknown {
-  if (pulumi.Output.isInstance(value)) return deferredValue();
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, checkable(item)]));
-  if (Array.isArray(value)) return value.some((item) => pulumi.Output.isInstance(item)) ? deferredValue() : value;
-  return value;
-}
-
-/**
- * Every declared chart of a stack, in dependency order; `dependsOn` between
- * charts becomes Pulumi `dependsOn` between their deployments.
- */
-export async function deployCharts(config: unknown, options: DeployOptions): Promise<Record<string, ChartDeployment>> {
+export async function deployCharts<R extends string, C extends string>(config: WrittenConfig<R, C>, options: DeployOptions = {}): Promise<Record<C, ChartDeployment>> {
   if (options.provider === undefined && options.allowAmbientKubeconfig !== true) {
     throw new ChartroomError("PROVIDER_MISSING", "deployCharts needs an explicit Kubernetes provider", {
       details: [
@@ -137,26 +84,37 @@ export async function deployCharts(config: unknown, options: DeployOptions): Pro
     });
   }
   const project = await openProject({ dir: options.dir, env: options.env, config });
-  const plans = await deploymentPlans(project, { stack: options.stack });
-  const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options.provider);
+  for (const key of Object.keys(options.charts ?? {})) project.config.charts.find((spec) => spec.key === key) ?? unknownChart(key, project.config.charts.map((spec) => spec.key));
+  const plans = await deploymentPlans(project, { stack: options.stack ?? pulumi.getStack() });
+  const prefix = options.name === undefined ? "" : `${options.name}-`;
+  const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options, prefix);
   const schemas = new SchemaCache();
   const created: Record<string, ChartDeployment> = {};
   for (const plan of dependencyOrder(plans)) {
     const namespace = namespaces.get(plan.spec.namespace);
-    const dependsOn = [...plan.spec.dependsOn.map((key) => created[key]), namespace].filter((item): item is ChartDeployment | k8s.core.v1.Namespace => item !== undefined);
+    const after = plan.spec.dependsOn.map((key) => created[key]).filter((item): item is ChartDeployment => item !== undefined);
     const values = (options.values as Record<string, unknown> | undefined)?.[plan.spec.key];
-    created[plan.spec.key] = new ChartDeployment(plan.spec.key, { plan, values, provider: options.provider, env: options.env, schemas }, { dependsOn });
+    created[plan.spec.key] = new ChartDeployment(
+      `${prefix}${plan.spec.key}`,
+      { plan, values, provider: options.provider, after, options: options.charts?.[plan.spec.key], aliasApiVersions: options.aliasApiVersions, schemas },
+      { dependsOn: namespace === undefined ? [] : [namespace] },
+    );
   }
-  return created;
+  return created as Record<C, ChartDeployment>;
+}
+
+function unknownChart(key: string, keys: string[]): never {
+  throw new ChartroomError("UNKNOWN_CHART", `deployCharts options name "${key}", which is not a chart declared in the config`, { hint: `declared charts: ${keys.join(", ")}` });
 }
 
 /** Namespaces every cluster has: creating one fails with AlreadyExists, deleting one is a disaster. */
 const BUILT_IN_NAMESPACES = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 
-function createNamespaces(plans: DeploymentPlan[], provider: k8s.Provider | undefined): Map<string, k8s.core.v1.Namespace> {
-  const names = [...new Set(plans.map((plan) => plan.spec.namespace))].filter((name) => !BUILT_IN_NAMESPACES.has(name)).sort();
-  const opts = provider === undefined ? {} : { provider };
-  return new Map(names.map((name) => [name, new k8s.core.v1.Namespace(`namespace-${name}`, { metadata: { name } }, opts)]));
+function createNamespaces(plans: DeploymentPlan[], options: DeployOptions, prefix: string): Map<string, k8s.core.v1.Namespace> {
+  const existing = new Set([...BUILT_IN_NAMESPACES, ...(options.existingNamespaces ?? [])]);
+  const names = [...new Set(plans.map((plan) => plan.spec.namespace))].filter((name) => !existing.has(name)).sort();
+  const opts = options.provider === undefined ? {} : { provider: options.provider };
+  return new Map(names.map((name) => [name, new k8s.core.v1.Namespace(`${prefix}namespace-${name}`, { metadata: { name } }, opts)]));
 }
 
 /** Plans ordered so every chart comes after the charts it depends on (the config has no cycles). */
@@ -176,3 +134,5 @@ export function dependencyOrder(plans: DeploymentPlan[]): DeploymentPlan[] {
   for (const plan of plans) visit(plan);
   return out;
 }
+
+export { SchemaCache };
