@@ -69,14 +69,14 @@ export class ExampleProject {
     return join(this.dir, "rendered");
   }
 
-  /** Runs the real pulumi CLI in the project; never throws on a non-zero exit. */
-  async pulumi(args: string[], timeoutMs = 240_000): Promise<Outcome> {
-    return execute(join(await engineBin(), "pulumi"), [...args, "--non-interactive", "--color", "never"], this.dir, this.env, timeoutMs);
+  /** Runs the real pulumi CLI in the project (more environment in `env`); never throws on a non-zero exit. */
+  async pulumi(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<Outcome> {
+    return execute(join(await engineBin(), "pulumi"), [...args, "--non-interactive", "--color", "never"], this.dir, { ...this.env, ...env }, timeoutMs);
   }
 
-  /** Runs chartroom's CLI as a user would, through npx in the project. */
-  async chartroom(args: string[]): Promise<Outcome> {
-    return execute(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], this.dir, this.env, 120_000);
+  /** Runs chartroom's CLI in the project as a user would (from the checkout's sources). */
+  async chartroom(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+    return execute(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], this.dir, { ...this.env, ...env }, 120_000);
   }
 
   /** `pulumi stack init`, the planted secret and render mode: a stack ready to preview. */

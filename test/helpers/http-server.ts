@@ -31,6 +31,11 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  onTestFinished(close);
+  // Inside a test it closes when the test ends; in a hook, the caller closes it.
+  try {
+    onTestFinished(close);
+  } catch {
+    // not inside a test
+  }
   return { url: `http://127.0.0.1:${port}`, requests, close };
 }

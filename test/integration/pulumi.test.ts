@@ -18,6 +18,7 @@ interface Registered {
   provider: string;
   dependencies: string[];
   transforms: number;
+  protect: boolean;
 }
 
 const registered: Registered[] = [];
@@ -50,6 +51,7 @@ beforeAll(async () => {
       provider: req.getProvider(),
       dependencies: req.getDependenciesList(),
       transforms: req.getTransformsList?.().length ?? 0,
+      protect: req.getProtect?.() ?? false,
     });
     return original(req, callback);
   };
@@ -63,6 +65,7 @@ interface RegisterRequest {
   getProvider(): string;
   getDependenciesList(): string[];
   getTransformsList?(): unknown[];
+  getProtect?(): boolean;
 }
 
 async function settle<T>(output: pulumi.Output<T>): Promise<T> {
@@ -118,8 +121,13 @@ describe("the example Pulumi program, under mocks", () => {
     expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web"]);
   });
 
-  it("adds the CRD-retaining and apiVersion-aliasing transforms to helm.v4.Chart deployments", () => {
-    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(2);
+  it("adds the secret-keeping, CRD-retaining and apiVersion-aliasing transforms to helm.v4.Chart deployments", () => {
+    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(3);
+  });
+
+  it("makes each chart's inner Chart or Release depend on the inner resources of the charts it follows", () => {
+    const inner = resource("kubernetes:helm.sh/v4:Chart", "storefront");
+    expect(inner?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::chartroom:index:ChartDeployment$kubernetes:helm.sh/v4:Chart::widgets-operator"]);
   });
 });
 
@@ -176,6 +184,51 @@ describe("deployCharts", () => {
     const plans = await deploymentPlans(await openProject({ dir: ROOT, config: await config() }), { stack: "dev" });
     const order = dependencyOrder(plans).map((plan) => plan.spec.key);
     expect(order.indexOf("widgets-operator")).toBeLessThan(order.indexOf("storefront"));
+  });
+});
+
+describe("deployCharts options", () => {
+  const provider = () => new k8s.Provider(`p-${Math.random()}`, { kubeconfig: "x" });
+
+  it("deploys the platform twice in one program, named apart, with no URN collision", async () => {
+    const first = registered.length;
+    const blue = await deployCharts(await config(), { name: "blue", provider: provider(), dir: ROOT });
+    const green = await deployCharts(await config(), { name: "green", provider: provider(), dir: ROOT });
+    const settings = (await import("@pulumi/pulumi/runtime/settings.js")) as unknown as { waitForRPCs(): Promise<void> };
+    await settings.waitForRPCs();
+    expect(Object.keys(blue).sort()).toStrictEqual(Object.keys(green).sort());
+    const names = registered.slice(first).map((r) => `${r.type}::${r.name}`);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain("kubernetes:helm.sh/v4:Chart::blue-webapp");
+    expect(names).toContain("kubernetes:core/v1:Namespace::green-namespace-web");
+  });
+
+  it("takes the Pulumi stack as the chartroom stack when none is named", async () => {
+    const deployments = await deployCharts(await config(), { name: "by-stack", provider: provider(), dir: ROOT });
+    expect(await settle(deployments.webapp!.values)).toMatchObject({ ingress: { host: "webapp.dev.example.test" } });
+  });
+
+  it("applies per-chart resource options: on the Release itself, on each child of a helm.v4.Chart", async () => {
+    const first = registered.length;
+    await deployCharts(await config(), { name: "opts", provider: provider(), dir: ROOT, charts: { ledger: { protect: true }, webapp: { protect: true } } });
+    const settings = (await import("@pulumi/pulumi/runtime/settings.js")) as unknown as { waitForRPCs(): Promise<void> };
+    await settings.waitForRPCs();
+    const mine = registered.slice(first);
+    expect(mine.find((r) => r.name === "opts-ledger" && r.type === "kubernetes:helm.sh/v3:Release")?.protect).toBe(true);
+    expect(mine.find((r) => r.name === "opts-webapp" && r.type === "kubernetes:helm.sh/v4:Chart")?.transforms).toBe(4);
+  });
+
+  it("refuses options for a chart the config does not declare", async () => {
+    const error = (await deployCharts(await config(), { name: "bad", provider: provider(), dir: ROOT, charts: { webap: { protect: true } } }).catch((e: unknown) => e)) as ChartroomError;
+    expect([error.code, error.hint]).toStrictEqual(["UNKNOWN_CHART", "declared charts: ledger, storefront, webapp, widgets-operator"]);
+  });
+
+  it("creates no Namespace the platform says exists already", async () => {
+    const first = registered.length;
+    await deployCharts(await config(), { name: "ns", provider: provider(), dir: ROOT, existingNamespaces: ["web", "shop"] });
+    const settings = (await import("@pulumi/pulumi/runtime/settings.js")) as unknown as { waitForRPCs(): Promise<void> };
+    await settings.waitForRPCs();
+    expect(registered.slice(first).filter((r) => r.type === "kubernetes:core/v1:Namespace").map((r) => r.name).sort()).toStrictEqual(["ns-namespace-ledger", "ns-namespace-widgets"]);
   });
 });
 

@@ -9,6 +9,7 @@ import { SchemaCache } from "../../values/schema.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
 import { aliasApiVersions } from "./aliases.js";
 import { chartArgs, releaseArgs, retainCrds } from "./args.js";
+import { keepSecretsSecret, secretTexts } from "./secrets.js";
 import { checkable, mergedValues, unknownPaths } from "./values.js";
 
 /** Resource options for one chart's resources (under helm.v4.Chart, each child's). */
@@ -71,6 +72,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
     const childOpts: pulumi.CustomResourceOptions = { parent: this, dependsOn: inner, ...(args.provider === undefined ? {} : { provider: args.provider }) };
     if (plan.engine.name === "chart") {
       const transforms = [
+        // Registered first: the other transforms see props whose secrets are already protected.
+        keepSecretsSecret(secretTexts(args.values), this),
         ...(plan.spec.retainCrds ? [retainCrds] : []),
         ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
         ...(hasChildOptions(own) ? [childOptions(own)] : []),

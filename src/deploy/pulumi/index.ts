@@ -1,9 +1,12 @@
 // chartroom/pulumi: every declared chart of a stack deployed as the lock says,
 // from the verified archive, with values validated before anything is created.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { WrittenConfig } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
+import { LOCKFILE_NAME } from "../../lockfile/constants.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
@@ -63,7 +66,10 @@ export interface DeployOptions {
    * @default true
    */
   aliasApiVersions?: boolean;
-  /** Folder of chartroom.config.ts, charts.lock.json and values/. @default process.cwd() */
+  /**
+   * Folder of chartroom.config.ts, charts.lock.json and values/.
+   * @default the nearest folder up from the program's that holds charts.lock.json
+   */
   dir?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -83,7 +89,7 @@ export async function deployCharts<R extends string, C extends string>(config: W
       hint: "pass { provider: new k8s.Provider(...) }; for a local experiment only, allowAmbientKubeconfig: true",
     });
   }
-  const project = await openProject({ dir: options.dir, env: options.env, config });
+  const project = await openProject({ dir: options.dir ?? projectRoot(), env: options.env, config });
   for (const key of Object.keys(options.charts ?? {})) project.config.charts.find((spec) => spec.key === key) ?? unknownChart(key, project.config.charts.map((spec) => spec.key));
   const plans = await deploymentPlans(project, { stack: options.stack ?? pulumi.getStack() });
   const prefix = options.name === undefined ? "" : `${options.name}-`;
@@ -101,6 +107,18 @@ export async function deployCharts<R extends string, C extends string>(config: W
     );
   }
   return created as Record<C, ChartDeployment>;
+}
+
+/**
+ * Pulumi runs a program in its `main` folder (say pulumi/), while the
+ * platform's files sit at the project's root: the nearest folder up from
+ * there that holds charts.lock.json.
+ */
+function projectRoot(): string {
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, LOCKFILE_NAME))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
 }
 
 function unknownChart(key: string, keys: string[]): never {
