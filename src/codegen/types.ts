@@ -3,6 +3,7 @@ import { isRecord } from "../util/json.js";
 import { withSubchartDefaults, type ValuesContract } from "../values/check.js";
 import { resolveRef } from "../values/known.js";
 
+/** The file `types` writes next to the config. */
 export const TYPES_FILE = "chartroom.types.ts";
 
 /**

@@ -30,6 +30,7 @@ export const authSchema = z
   )
   .refine((auth) => (auth.usernameEnv === undefined) === (auth.passwordEnv === undefined), { message: "usernameEnv and passwordEnv go together" });
 
+/** A repository address: a local folder, an HTTP(S) Helm repository or an OCI registry. */
 export type RepositoryUrl = `file://${string}` | `https://${string}` | `http://${string}` | `oci://${string}`;
 
 const url = z
@@ -94,6 +95,7 @@ const version = z
     if (!DIGEST.test(digest)) ctx.addIssue({ code: "custom", message: `"${digest}" is not a digest; expected sha256: and 64 lowercase hex digits` });
   });
 
+/** The Pulumi engine a chart is declared for: `chart` (helm.v4.Chart), `release` (helm.v3.Release) or `auto` (chartroom picks, and says why). */
 export type Engine = "auto" | "chart" | "release";
 
 /** A chart declaration, checked against the repositories and chart keys declared beside it. */
@@ -199,9 +201,13 @@ export const configSchema = z.strictObject(
   { error: "the default export must be an object: export default defineConfig({ repositories, charts })" },
 );
 
+/** A repository as written: its URL and, optionally, credentials (as variable names), a CA file, plain HTTP, a timeout. */
 export type WrittenRepository = z.input<typeof repositorySchema>;
+/** A repository's credentials as the names of environment variables, never values. */
 export type RepositoryAuth = z.output<typeof authSchema>;
+/** helm.v3.Release settings a chart declares (each overrides chartroom's default). */
 export type ReleaseSettings = z.output<typeof releaseSchema>;
+/** A stack as written: the Kubernetes version of its cluster and extra API versions. */
 export type WrittenStack = z.input<typeof stackSchema>;
 type ChartFields = z.input<ReturnType<typeof chartSchema>>;
 
@@ -213,6 +219,7 @@ export type WrittenChart<R extends string = string, C extends string = string> =
   dependsOn?: C[];
 };
 
+/** What chartroom.config.ts exports: repositories, charts and stacks, as `defineConfig` types them. */
 export interface WrittenConfig<R extends string = string, C extends string = string> {
   repositories: Record<R, WrittenRepository | RepositoryUrl>;
   charts: Record<C, WrittenChart<R, C>>;

@@ -19,6 +19,7 @@ export interface RepositorySpec {
   timeoutMs: number;
 }
 
+/** A chart declaration after validation, every default filled in. */
 export interface ChartSpec {
   key: string;
   repository: RepositorySpec;
@@ -40,12 +41,14 @@ export interface ChartSpec {
   release: Required<ReleaseSettings>;
 }
 
+/** A stack after validation: the Kubernetes version and extra API versions its cluster serves. */
 export interface StackSpec {
   name: string;
   kubeVersion: string;
   apiVersions: string[];
 }
 
+/** The config after validation: repositories, charts sorted by key, stacks. */
 export interface Config {
   /** Absolute path of the config file. */
   file: string;

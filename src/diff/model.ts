@@ -22,6 +22,7 @@ export type ChangeTag = "bookkeeping" | "unstable" | "immutable" | "replaces";
  */
 export type EngineStep = "create" | "update" | "replace" | "delete" | "recreate" | "fails" | "skipped" | "same";
 
+/** One field that changes, with its tags (bookkeeping, every-render noise, immutable, replaces). */
 export interface ReportedChange {
   path: string;
   op: "add" | "remove" | "change" | "reorder";
@@ -32,8 +33,10 @@ export interface ReportedChange {
   secret?: SecretState;
 }
 
+/** What happens to an object in Kubernetes terms: added, deleted, updated in place, replaced (an immutable field, or a field the engine replaces on), renamed. */
 export type ObjectAction = "add" | "delete" | "update" | "replace" | "rename";
 
+/** One object that changes: its identity, action, the engine's step and its field changes (Secret values masked). */
 export interface ObjectReport {
   id: string;
   display: string;
@@ -54,6 +57,7 @@ export interface ObjectReport {
   replacement?: { fields: string[]; consequences: { chart: string; release: string } };
 }
 
+/** One chart and stack in a diff: both sides' versions, the objects that change and what the engine does to each. */
 export interface ChartReport {
   chart: string;
   stack: string;

@@ -40,6 +40,7 @@ export const CATALOGUE = {
 /** Stable codes: scripts and tests match on these, never on message text. */
 export type ErrorCode = keyof typeof CATALOGUE;
 
+/** The exit code an error gives. */
 export function exitCodeOf(code: ErrorCode): 1 | 2 {
   return CATALOGUE[code].exit;
 }

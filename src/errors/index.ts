@@ -26,6 +26,7 @@ export interface ErrorOptions {
 // where `instanceof` would not.
 const MARK = Symbol.for("chartroom.error");
 
+/** Every error chartroom reports: a stable `code` (see CATALOGUE), the place, details and a hint naming the next step. Credentials never appear in it. */
 export class ChartroomError extends Error {
   readonly code: ErrorCode;
   readonly hint: string;

@@ -56,4 +56,5 @@ export const lockfileSchema = z.looseObject({
 
 /** One pinned chart. Every field is derived from the declaration and the archive. */
 export type LockedChart = z.infer<typeof lockedChartSchema>;
+/** charts.lock.json as read: its version and one pin per chart key. */
 export type Lockfile = z.infer<typeof lockfileSchema>;

@@ -1,6 +1,7 @@
 // A rendered Kubernetes object as every layer sees it: render produces it,
 // diff and policy read it, reports show it.
 
+/** A Helm hook object's annotations: its events, weight and delete policies. */
 export interface HookInfo {
   events: string[];
   weight: number;

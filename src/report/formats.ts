@@ -20,6 +20,7 @@ export const FORMATS_OF = {
   types: ["text", "json", "markdown"],
 } as const satisfies Record<string, readonly Format[]>;
 
+/** The kinds of report, one per workflow. */
 export type ReportKind = keyof typeof FORMATS_OF;
 
 export function formatsOf(kind: ReportKind): Format[] {

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import type { Paint } from "./paint.js";
 import { markdownTable, textTable } from "./tables.js";
 
+/** What `lock` did to one chart's pin. */
 export interface LockChange {
   chart: string;
   kind: "added" | "updated" | "downgraded" | "removed" | "unchanged";

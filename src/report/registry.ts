@@ -20,6 +20,7 @@ export type AnyReport = LockReport | VerifyReport | OutdatedReport | PlanReport 
 
 export { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
 
+/** How a report is printed. */
 export interface FormatOptions {
   /** Colour for text on a terminal. @default no colour */
   paint?: Paint;

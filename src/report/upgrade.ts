@@ -3,6 +3,7 @@ import { formatMarkdown } from "./diff-markdown.js";
 import { formatText } from "./diff-text.js";
 import type { Paint } from "./paint.js";
 
+/** One chart's move from its pin to another version. */
 export interface UpgradeMove {
   chart: string;
   from: string;

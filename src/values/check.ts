@@ -15,6 +15,7 @@ export interface ValuesContract {
   subcharts: SubchartValues[];
 }
 
+/** One problem with a chart's values: the rule, the key, where it was written, and a hint. Values are never printed. */
 export interface ValuesFinding {
   chart: string;
   stack: string;

@@ -4,6 +4,7 @@ import { unknownKeys, withSubchartDefaults, type ValuesContract } from "./check.
 import { coalesce, type Values } from "./coalesce.js";
 import { resolveRef, schemaAt, schemaType, typeName } from "./known.js";
 
+/** What a version change does to the values the platform sets: a key the new version ignores, a new required key, a type change, a changed default. */
 export interface ContractChange {
   /**
    * `ignored`: the platform sets a key the new version no longer knows (Helm ignores it silently);

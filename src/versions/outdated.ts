@@ -3,8 +3,10 @@ import type { ChartSpec } from "../config/types.js";
 import type { ChartVersion } from "../model/charts.js";
 import { highestInRange, latestVersion } from "./resolve.js";
 
+/** How big a version step is, in semver terms. */
 export type UpdateType = "major" | "minor" | "patch" | "prerelease";
 
+/** One chart's pin against its repository's versions. */
 export interface OutdatedRow {
   chart: string;
   repository: string;

@@ -9,6 +9,7 @@ import { compareSides, versionTarget, type CompareOptions, type Side } from "./c
 import { openProject, type Project } from "./project.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
 
+/** Options of `diff`: which charts and stacks, and what to compare with. */
 export interface DiffOptions {
   /** Chart keys to compare; all when empty. */
   charts?: readonly string[];

@@ -15,6 +15,7 @@ import type { Project } from "./project.js";
 import { renderFacts } from "./render-facts.js";
 import { selectCharts, sourceOf } from "./select.js";
 
+/** Options of `lock`. */
 export interface LockOptions {
   /** Re-resolve only these chart keys (plus charts whose declaration changed); all when empty. */
   charts?: readonly string[];

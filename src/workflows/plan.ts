@@ -11,6 +11,7 @@ import { compareSides, versionTarget } from "./compare.js";
 import type { Project } from "./project.js";
 import { selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
 
+/** Options of `plan`. */
 export interface PlanOptions {
   /** Chart keys; all when empty. */
   charts?: readonly string[];

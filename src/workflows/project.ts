@@ -12,6 +12,7 @@ import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
 import { cacheDir } from "../util/cache-dir.js";
 
+/** Where the platform is and how to reach what it names. */
 export interface ProjectOptions {
   /**
    * The platform's folder: where chartroom.config.ts, charts.lock.json and values/ are.

@@ -7,6 +7,7 @@ import type { Project } from "./project.js";
 import { renderFor } from "./rendering.js";
 import { oneStack, requireChart, requirePin } from "./select.js";
 
+/** Options of `render`. */
 export interface RenderOptions {
   chart: string;
   /** Required when several stacks are declared. */

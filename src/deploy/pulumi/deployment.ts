@@ -28,6 +28,7 @@ export interface ChartResourceOptions {
   skipAwait?: boolean;
 }
 
+/** What one ChartDeployment is made from: its plan, the values given in code, the provider and its place among the others. */
 export interface ChartDeploymentArgs {
   plan: DeploymentPlan;
   /** Values given in code: Outputs and Promises may stand anywhere in them. */

@@ -29,6 +29,7 @@ export type CodeValues = [keyof ChartValues] extends [never]
   ? Record<string, pulumi.Input<Record<string, unknown>>>
   : { [K in keyof ChartValues]?: DeepInput<ValuesOf<K & string>> };
 
+/** Options of `deployCharts`. */
 export interface DeployOptions {
   /**
    * The chartroom stack whose values files are used.

@@ -1,0 +1,29 @@
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/platform.js";
+
+const ENTRIES = ["src/index.ts", "src/deploy/pulumi/index.ts", "src/codegen/index.ts"];
+
+/** Every name an entry point exports, with whether its declaration carries a doc comment. */
+function undocumented(entry: string): string[] {
+  const file = join(ROOT, entry);
+  const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error(`cannot read ${entry}`);
+  const missing: string[] = [];
+  for (const exported of checker.getExportsOfModule(module)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const docs = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+    if (docs === "") missing.push(exported.getName());
+  }
+  return missing.sort();
+}
+
+describe("the public surface", () => {
+  it.each(ENTRIES)("documents every export of %s (TSDoc)", (entry) => {
+    expect(undocumented(entry)).toStrictEqual([]);
+  }, 60_000);
+});
