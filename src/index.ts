@@ -22,7 +22,9 @@ import type { Project, ProjectOptions } from "./workflows/project.js";
 import type { RenderOptions } from "./workflows/render.js";
 import type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
 
-export { defineConfig } from "./config/define.js";
+export { defineConfig, definePolicy } from "./config/define.js";
+export type { ExternalObject, KubernetesObject, PolicyContext, PolicyRule, RuleResult } from "./model/policy.js";
+export type { Finding, Severity } from "./model/findings.js";
 export type { Config, ChartSpec, Engine, RepositoryAuth, RepositorySpec, RepositoryUrl, StackSpec, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack, ReleaseSettings } from "./config/types.js";
 export { ChartroomError, InternalError, formatError, CATALOGUE, exitCodeOf, type ErrorCode, type Place } from "./errors/index.js";
 export { chartValues, type ChartValues, type PartialValues, type ValuesOf } from "./values/typed.js";

@@ -1,3 +1,4 @@
+import type { PolicyRule } from "../model/policy.js";
 import type { RepositoryUrl, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack } from "./types.js";
 
 /**
@@ -11,4 +12,14 @@ export function defineConfig<R extends string, C extends string>(config: {
   stacks?: Record<string, WrittenStack>;
 }): WrittenConfig<R, C> {
   return config;
+}
+
+/**
+ * A custom policy rule, in policies/*.ts: `export default definePolicy({ id,
+ * description, severity, check(objects, context) })`. An identity function
+ * whose only job is the types: `check` sees one chart's rendered objects and
+ * the stack around it, and returns what it finds.
+ */
+export function definePolicy(rule: PolicyRule): PolicyRule {
+  return rule;
 }

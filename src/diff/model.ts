@@ -1,4 +1,5 @@
 import type { HookInfo } from "../model/objects.js";
+import type { Finding } from "../model/findings.js";
 import type { ContractChange } from "../values/contract.js";
 import type { SecretState } from "./secrets.js";
 
@@ -78,6 +79,8 @@ export interface ChartReport {
   unstable: { objects: number; paths: string[]; churn: { id: string; display: string; step: EngineStep }[] };
   /** What the version change does to the values this platform sets (empty when the version is the same). */
   contract: ContractChange[];
+  /** Policy findings about this chart that the change adds, and those it resolves. */
+  findings: { added: Finding[]; resolved: Finding[] };
   notes: string[];
 }
 
@@ -87,7 +90,7 @@ export interface DiffReport {
   /** 2: objects carry the engine's `step`; `unstable.churn` lists every-run replacements. */
   format: 2;
   charts: ChartReport[];
-  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number; contract: number };
+  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number; contract: number; findingsAdded: number; findingsResolved: number };
   /** Whether anything beyond bookkeeping and unstable noise changed: the exit code. */
   changed: boolean;
 }

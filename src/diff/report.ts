@@ -1,5 +1,6 @@
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
+import type { Finding } from "../model/findings.js";
 import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport } from "./model.js";
 import { parsePath } from "../util/tree-path.js";
 import { diffObjects } from "./objects.js";
@@ -61,6 +62,7 @@ export function chartReport(
     bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
     unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths, churn: churn(meta.engine, unstable, after?.objects ?? []) },
     contract: [],
+    findings: { added: [], resolved: [] },
     notes: [],
   };
 }
@@ -122,16 +124,18 @@ export function isBookkeepingOnly(object: ObjectReport): boolean {
 }
 
 export function diffReport(charts: ChartReport[]): DiffReport {
-  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0 };
+  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0, findingsAdded: 0, findingsResolved: 0 };
   for (const chart of charts) {
     summary.bookkeeping += chart.bookkeeping.objects;
     summary.contract += chart.contract.filter(countsAsChange).length;
+    summary.findingsAdded += chart.findings.added.filter((found) => found.severity !== "info").length;
+    summary.findingsResolved += chart.findings.resolved.filter((found) => found.severity !== "info").length;
     for (const object of chart.objects) {
       if (isReal(object)) summary[object.action as ObjectAction]++;
       else if (!isBookkeepingOnly(object)) summary.unstable++;
     }
   }
-  const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange));
+  const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange) || chart.findings.added.some((found) => found.severity === "error"));
   return { report: "diff", format: 2, charts, summary, changed };
 }
 
@@ -151,4 +155,22 @@ export function describeCounts(counts: Record<ObjectAction, number>): string {
   const words: Record<ObjectAction, string> = { add: "added", delete: "deleted", update: "updated", replace: "replaced", rename: "renamed" };
   const parts = (Object.keys(words) as ObjectAction[]).filter((action) => counts[action] > 0).map((action) => `${counts[action]} ${words[action]}`);
   return parts.length === 0 ? "no object changes" : parts.join(", ");
+}
+
+/** A finding's identity across the two sides of a change (its message may mention what changed). */
+export function findingKey(found: Finding): string {
+  return [found.rule, found.chart, found.stack, found.object ?? "", found.path ?? ""].join("\u0000");
+}
+
+/** Put each side's policy findings on the chart reports: what the change adds and resolves. */
+export function attachFindings(charts: ChartReport[], before: readonly Finding[], after: readonly Finding[]): void {
+  const was = new Set(before.map(findingKey));
+  const now = new Set(after.map(findingKey));
+  for (const chart of charts) {
+    const mine = (found: Finding) => found.chart === chart.chart && found.stack === chart.stack;
+    chart.findings = {
+      added: after.filter((found) => mine(found) && !was.has(findingKey(found))),
+      resolved: before.filter((found) => mine(found) && !now.has(findingKey(found))),
+    };
+  }
 }

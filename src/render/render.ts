@@ -8,6 +8,7 @@ import { parseManifest } from "./manifest.js";
 import { type RenderedObject } from "../model/objects.js";
 import type { Runner } from "./run.js";
 import { helmTemplate, type TemplateRequest } from "./template.js";
+import { settleAll } from "../util/pool.js";
 
 /** What `helm template` gets, with the archive's digest (part of the cache key) instead of a bare path. */
 export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"> {
@@ -43,7 +44,7 @@ export async function renderChart(input: RenderInput, options: RenderOptions): P
     if (hit !== null) return { ...hit, cached: true };
   }
   const request = { ...input, chart: input.archive.path };
-  const [first, second] = await Promise.all([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
+  const [first, second] = await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
   const objects = parseManifest(first, input.namespace, input.label, shared);
   const again = first === second ? objects : parseManifest(second, input.namespace, input.label, shared);

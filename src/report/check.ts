@@ -1,4 +1,4 @@
-import type { ValuesFinding } from "../values/check.js";
+import type { Finding } from "../model/findings.js";
 import type { Paint } from "./paint.js";
 import { markdownTable } from "./tables.js";
 
@@ -8,28 +8,39 @@ export interface CheckReport {
   format: 1;
   /** Chart/stack pairs checked. */
   checked: number;
-  findings: ValuesFinding[];
+  /** Values findings and policy findings, silenced ones included (severity info, with their exception). */
+  findings: Finding[];
   /** True when any finding is an error: the exit code is 2. */
   failed: boolean;
 }
 
-function where(found: ValuesFinding): string {
-  return found.position === undefined ? "(chart default)" : `${found.position.file}:${found.position.line}:${found.position.column}`;
+/** A file position, else the object; a values finding with neither is about a chart default; a chart-wide finding has none. */
+function where(found: Finding): string {
+  if (found.position !== undefined) return `${found.position.file}:${found.position.line}:${found.position.column}`;
+  return found.object ?? (found.path !== undefined ? "(chart default)" : "");
+}
+
+function subject(found: Finding): string {
+  return found.path ?? "";
 }
 
 function summary(report: CheckReport): string {
-  return `${report.findings.length} finding(s) in ${report.checked} chart/stack pair(s)`;
+  const count = (severity: Finding["severity"]) => report.findings.filter((found) => found.severity === severity).length;
+  return `${count("error")} error(s), ${count("warning")} warning(s), ${count("info")} note(s) in ${report.checked} chart/stack pair(s)`;
 }
 
 export function checkText(report: CheckReport, paint: Paint): string {
   const lines = report.findings.map((found) => {
-    const head = `${paint(found.severity, found.severity === "error" ? "red" : "yellow")} ${where(found)} ${found.chart} [${found.stack}] ${paint(found.path, "bold")}: ${found.message} (${found.rule})`;
-    return found.hint === undefined ? head : `${head}\n  hint: ${found.hint}`;
+    const colour = found.severity === "error" ? "red" : found.severity === "warning" ? "yellow" : "dim";
+    const field = subject(found) === "" ? "" : ` ${paint(subject(found), "bold")}`;
+    const head = `${[paint(found.severity, colour), where(found), found.chart].filter((part) => part !== "").join(" ")} [${found.stack}]${field}: ${found.message} (${found.rule})`;
+    const more = [...(found.hint === undefined || found.exception !== undefined ? [] : [`  hint: ${found.hint}`]), ...(found.exception === undefined ? [] : [`  excepted in ${found.exception.file}: ${found.exception.reason}${found.exception.until === undefined ? "" : ` (until ${found.exception.until})`}`])];
+    return [head, ...more].join("\n");
   });
   return [...lines, summary(report)].join("\n");
 }
 
 export function checkMarkdown(report: CheckReport): string {
-  const rows = report.findings.map((found) => [found.severity, found.chart, found.stack, found.path, found.rule, found.message, found.hint ?? "", where(found)]);
-  return rows.length === 0 ? summary(report) : `${summary(report)}\n\n${markdownTable(["severity", "chart", "stack", "key", "rule", "problem", "hint", "where"], rows)}`;
+  const rows = report.findings.map((found) => [found.severity, found.chart, found.stack, subject(found), found.rule, found.message, found.exception === undefined ? (found.hint ?? "") : `excepted: ${found.exception.reason}`, where(found)]);
+  return rows.length === 0 ? summary(report) : `${summary(report)}\n\n${markdownTable(["severity", "chart", "stack", "field", "rule", "problem", "hint", "where"], rows)}`;
 }

@@ -17,7 +17,7 @@ type Detail = "fields" | "objects" | "line";
  */
 export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): string {
   const head = [`### chartroom diff`, "", summaryLine(report), "", table(report.charts)].join("\n");
-  const charts = report.charts.filter((chart) => chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0);
+  const charts = report.charts.filter((chart) => chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0 || chart.findings.added.length + chart.findings.resolved.length > 0);
   const detail = new Map<ChartReport, Detail>(charts.map((chart) => [chart, "fields"]));
   const build = () => {
     const blocks = charts.map((chart) => section(chart, detail.get(chart) ?? "fields"));
@@ -77,6 +77,8 @@ function objectList(chart: ChartReport): string {
   const lines = chart.objects.map(objectLine);
   const contract = chart.contract.filter((change) => change.kind !== "default");
   if (contract.length > 0) lines.push(`  values contract: ${contract.map((change) => `${change.kind} ${change.path}`).join(", ")}`);
+  for (const found of chart.findings.added) lines.push(`  + policy ${found.severity} ${found.rule}: ${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
+  for (const found of chart.findings.resolved) lines.push(`  - policy ${found.rule}: ${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
   return lines.length === 0 ? "  no object changes" : lines.join("\n");
 }
 

@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import { formatValue } from "./format-value.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
+import type { Finding } from "../model/findings.js";
 import { isBookkeepingOnly, isReal } from "../diff/report.js";
 
 import type { Paint } from "./paint.js";
@@ -27,6 +28,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   if (chart.objects.length === 0) lines.push("  no object changes");
   for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
   lines.push(...contractLines(chart, paint));
+  lines.push(...findingLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);
   if (chart.apart.length > 0) {
     lines.push(paint(`  not deployed by ${ENGINE[chart.engine]} (not diffed):`, "dim"));
@@ -42,6 +44,17 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
     lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
   }
   return lines.join("\n");
+}
+
+function findingLines(chart: ChartReport, paint: Paint): string[] {
+  const { added, resolved } = chart.findings;
+  if (added.length === 0 && resolved.length === 0) return [];
+  const line = (sign: string, found: Finding, colour: "red" | "yellow" | "green" | "dim") => paint(`    ${sign} ${found.severity} ${found.rule}: ${found.object ?? ""}${found.path === undefined ? "" : ` ${found.path}`}: ${found.message}`, colour);
+  return [
+    paint("  policy findings this change:", "bold"),
+    ...added.map((found) => line("+", found, found.severity === "error" ? "red" : found.severity === "warning" ? "yellow" : "dim")),
+    ...resolved.map((found) => line("-", found, "green")),
+  ];
 }
 
 const CONTRACT_MARK = { ignored: "!", required: "+", type: "~", default: "·" } as const;
@@ -124,5 +137,6 @@ export function summaryLine(report: DiffReport): string {
   const parts = [`${s.add} added`, `${s.delete} deleted`, `${s.update} updated`, `${s.replace} replaced`, `${s.rename} renamed`];
   const noise = s.unstable > 0 ? `; ${s.unstable} changing on every render only (not counted)` : "";
   const contract = s.contract > 0 ? `; ${s.contract} values contract finding(s)` : "";
-  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${noise}`;
+  const policy = s.findingsAdded + s.findingsResolved > 0 ? `; policy findings ${s.findingsAdded} added, ${s.findingsResolved} resolved` : "";
+  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${policy}${noise}`;
 }

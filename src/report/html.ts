@@ -1,4 +1,5 @@
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
+import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, isBookkeepingOnly, isReal } from "../diff/report.js";
 import { ENGINE, summaryLine } from "./diff-text.js";
 import { formatValue } from "./format-value.js";
@@ -57,7 +58,10 @@ function chartSection(chart: ChartReport): string {
   for (const item of chart.unstable.churn.filter((c) => c.step === "replace")) noise.push(`${ENGINE[chart.engine]} replaces ${item.display} at every run`);
   const notes = [...chart.notes, ...noise];
   const objects = chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
-  return `<section class="chart" data-chart="${esc(chart.chart)}" data-stack="${esc(chart.stack)}" aria-label="${esc(heading)}"><h2>${esc(heading)}</h2><p class="counts">${esc(describeCounts(countActions(chart)))}</p>${contract}${objects}${notes.length === 0 ? "" : `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`}</section>`;
+  const { added, resolved } = chart.findings;
+  const finding = (found: Finding, sign: string) => `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
+  const findings = added.length + resolved.length === 0 ? "" : `<section class="findings" aria-label="Policy findings of ${esc(chart.chart)}"><h3>Policy findings</h3><ul>${added.map((found) => finding(found, "added:")).join("")}${resolved.map((found) => finding(found, "resolved:")).join("")}</ul></section>`;
+  return `<section class="chart" data-chart="${esc(chart.chart)}" data-stack="${esc(chart.stack)}" aria-label="${esc(heading)}"><h2>${esc(heading)}</h2><p class="counts">${esc(describeCounts(countActions(chart)))}</p>${contract}${findings}${objects}${notes.length === 0 ? "" : `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`}</section>`;
 }
 
 function objectArticle(object: ObjectReport, chart: ChartReport): string {

@@ -16,6 +16,8 @@ export interface PlanRow {
   outdated?: OutdatedRow;
   /** What moving to the next version (wanted, else latest) does, per stack. */
   next?: { version: string; stacks: Record<string, Record<ObjectAction, number>>; contract: Record<string, number> };
+  /** Policy findings of the pinned version, every stack together (silenced ones not counted). */
+  findings?: { errors: number; warnings: number };
   problems: string[];
 }
 
@@ -64,10 +66,17 @@ export function planText(report: PlanReport, paint: Paint): string {
   const verified = rows.filter((row) => row.verified).length;
   const next = nextLines(rows);
   const nextBlock = next.length === 0 ? "" : `\n\nWhat the next version does (chartroom diff <chart> --to <version> for details):\n${next.join("\n")}`;
-  return `${textTable(HEADERS, painted)}${nextBlock}\n\n${rows.length} charts, ${verified} verified against charts.lock.json`;
+  return `${textTable(HEADERS, painted)}${nextBlock}\n\n${rows.length} charts, ${verified} verified against charts.lock.json${policyLine(rows)}`;
+}
+
+function policyLine(rows: PlanRow[]): string {
+  if (rows.every((row) => row.findings === undefined)) return "";
+  const errors = rows.reduce((sum, row) => sum + (row.findings?.errors ?? 0), 0);
+  const warnings = rows.reduce((sum, row) => sum + (row.findings?.warnings ?? 0), 0);
+  return `; policy findings: ${errors} error(s), ${warnings} warning(s) (\`chartroom check\` lists them)`;
 }
 
 export function planMarkdown(report: PlanReport): string {
   const next = nextLines(report.charts);
-  return [`### chartroom plan`, "", markdownTable(HEADERS.map((h) => h.toLowerCase()), cells(report.charts)), ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"])].join("\n");
+  return [`### chartroom plan`, "", markdownTable(HEADERS.map((h) => h.toLowerCase()), cells(report.charts)), ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"]), ...(policyLine(report.charts) === "" ? [] : ["", policyLine(report.charts).slice(2)])].join("\n");
 }

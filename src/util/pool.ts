@@ -35,3 +35,15 @@ export function memoize<K, V>(compute: (key: K) => Promise<V>): (key: K) => Prom
     return hit;
   };
 }
+
+/**
+ * Promise.all that rejects only once every promise has settled: a failed
+ * render must not leave its sibling still writing into a folder the caller
+ * is about to remove.
+ */
+export async function settleAll<T extends readonly unknown[]>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const outcomes = await Promise.allSettled(promises);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

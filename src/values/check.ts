@@ -1,10 +1,11 @@
+import type { Finding } from "../model/findings.js";
 import type { SubchartValues } from "../model/charts.js";
 import { isRecord } from "../util/json.js";
 import { nearest } from "../util/nearest.js";
 import { coalesce, mergeLayers, subchartSection, subchartView, type Values } from "./coalesce.js";
 import { extractDeferred } from "./deferred.js";
 import { schemaAt, schemaIsOpen, schemaKeys, typeName } from "./known.js";
-import { positionOf, type ParsedLayer, type Position } from "./layers.js";
+import { positionOf, type ParsedLayer } from "./layers.js";
 import type { SchemaCache, SchemaError } from "./schema.js";
 
 /** What a chart version says about its values: defaults, schema, subcharts. */
@@ -16,18 +17,10 @@ export interface ValuesContract {
 }
 
 /** One problem with a chart's values: the rule, the key, where it was written, and a hint. Values are never printed. */
-export interface ValuesFinding {
-  chart: string;
-  stack: string;
-  severity: "error" | "warning";
-  /** `type`, `enum`, `required`, `unknown-key`, … (the schema keyword for schema findings). */
-  rule: string;
+/** A values finding: the shared finding model, always about a values key. */
+export interface ValuesFinding extends Finding {
   /** Dotted path of the value, e.g. `service.port`. */
   path: string;
-  message: string;
-  hint?: string;
-  /** Where the user wrote it; absent when it comes from the chart's defaults. */
-  position?: Position;
 }
 
 export interface CheckInput {

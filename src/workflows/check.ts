@@ -1,12 +1,16 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { ChartroomError } from "../errors/index.js";
+import type { Finding } from "../model/findings.js";
 import type { CheckReport } from "../report/check.js";
 import { mapLimit } from "../util/pool.js";
 import { checkValues, type ValuesFinding } from "../values/check.js";
 import { readValuesLayers } from "../values/layers.js";
 import { SchemaCache } from "../values/schema.js";
 import { contractFor } from "./archives.js";
+import { policyChart, policyFindings } from "./policies.js";
 import type { Project } from "./project.js";
+import type { StackSpec } from "../config/types.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
 
 /**
@@ -25,7 +29,7 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
   const schemas = new SchemaCache();
   const charts = selectCharts(project, options.charts);
   const stacks = stacksFor(project, options.stack);
-  const results = await mapLimit(charts, 8, async (spec) => {
+  const values = await mapLimit(charts, 8, async (spec) => {
     const contract = await contractFor(project, spec, { pin: requirePin(project, spec) });
     const found: ValuesFinding[] = [];
     for (const stack of stacks) {
@@ -35,8 +39,51 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
     project.progress(`checked ${spec.key}`);
     return found;
   });
-  const findings = [...(await orphanedValues(project)), ...results.flat()];
+  // Policies see every chart of a stack together; findings are kept for the charts asked about.
+  const keys = new Set(charts.map((spec) => spec.key));
+  const policies: Finding[] = [];
+  for (const stack of stacks) {
+    project.progress(`policies for stack ${stackName(stack)}`);
+    policies.push(...(await stackPolicies(project, stack)).filter((found) => keys.has(found.chart)));
+  }
+  const findings: Finding[] = [...(await orphanedValues(project)), ...values.flat(), ...policies];
   return { report: "check", format: 1, checked: charts.length * stacks.length, findings, failed: findings.some((found) => found.severity === "error") };
+}
+
+/**
+ * The stack's charts rendered for the rules. A chart helm refuses to render
+ * (values that break its schema, a template's `fail`) is a finding, not a
+ * crash; the stack's rules then do not run, since a rule missing one chart's
+ * objects would report false findings on the others.
+ */
+async function stackPolicies(project: Project, stack: StackSpec | undefined): Promise<Finding[]> {
+  const name = stackName(stack);
+  const rendered = await mapLimit(project.config.charts, 8, (spec) =>
+    policyChart(project, spec, stack).then(
+      (chart) => ({ chart }),
+      (error: unknown) => {
+        if (ChartroomError.isInstance(error) && error.code === "HELM_FAILED") return { failed: { key: spec.key, error } };
+        throw error;
+      },
+    ),
+  );
+  const failed = rendered.flatMap((item) => ("failed" in item ? [item.failed] : []));
+  if (failed.length === 0) return policyFindings(project, stack, rendered.flatMap((item) => ("chart" in item ? [item.chart] : [])));
+  return failed.map(({ key, error }): Finding => ({
+    rule: "render-failed",
+    severity: "error",
+    chart: key,
+    stack: name,
+    message: `${[error.message.replace(/:$/, ""), ...helmSays(error)].join(": ")}; the policies of stack ${name} wait until every chart renders`,
+    hint: `fix what helm names (\`chartroom render ${key} --stack ${name}\` shows all of it)`,
+  }));
+}
+
+
+/** What helm said, in a few lines: enough to see why; `chartroom render` shows it all. */
+function helmSays(error: ChartroomError): string[] {
+  const said = error.details.filter((line) => line.startsWith("helm: ")).map((line) => line.slice("helm: ".length).trim());
+  return said.length === 0 ? [] : [said.slice(0, 4).join(" ")];
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Project } from "./project.js";
 import { helmMismatch, providerHelm } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
 import { sourceOf, stackName } from "./select.js";
+import { settleAll } from "../util/pool.js";
 
 /** One side of a comparison: a project (the working tree, or the tree at a git ref) and what to render from it. */
 export interface Side {
@@ -38,7 +39,7 @@ async function renderSide(side: Side | null, stack: StackSpec | undefined, optio
 /** Render both sides for one stack and compare them. */
 export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions): Promise<ChartReport> {
   const shared: SharedBlocks = new Map();
-  const [old, next] = await Promise.all([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
+  const [old, next] = await settleAll([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   const engine = pin?.engine.name ?? "chart";
@@ -54,7 +55,7 @@ export async function compareSides(before: Side | null, after: Side | null, stac
 
 /** The values contract change between the two sides' versions, for the values the newer side sets. */
 async function contractChanges(before: Side, after: Side, stack: StackSpec | undefined): Promise<ContractChange[]> {
-  const [was, now] = await Promise.all([contractFor(before.project, before.spec, before.target), contractFor(after.project, after.spec, after.target)]);
+  const [was, now] = await settleAll([contractFor(before.project, before.spec, before.target), contractFor(after.project, after.spec, after.target)]);
   const layers = await readValuesLayers(after.project.config.dir, after.spec.key, stack?.name);
   return contractDiff(mergeLayers(layers.map((layer) => layer.values)), was, now);
 }

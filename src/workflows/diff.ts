@@ -1,13 +1,16 @@
 import { relative } from "node:path";
 import type { ChartReport, DiffReport } from "../diff/model.js";
-import { diffReport } from "../diff/report.js";
+import { attachFindings, diffReport } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
+import type { ArchiveTarget } from "./archives.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
+import { policyFindings, stackCharts } from "./policies.js";
 import { openProject, type Project } from "./project.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
+import { settleAll } from "../util/pool.js";
 
 /** Options of `diff`: which charts and stacks, and what to compare with. */
 export interface DiffOptions {
@@ -53,13 +56,21 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
 async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {
   const reports: ChartReport[] = [];
   const stacks = stacksFor(project, options.stack);
+  const targets = new Map<string, ArchiveTarget>();
   for (const spec of selectCharts(project, options.charts)) {
     const pin = requirePin(project, spec);
     const version = await versionTarget(project, spec, to);
+    targets.set(spec.key, { version });
     for (const stack of stacks) {
       project.progress(`rendering ${spec.key} ${pin.version} and ${version.version} for ${stackName(stack)}`);
       reports.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, compare));
     }
+  }
+  // Policies see the whole stack: the pins, then the same stack with these charts moved.
+  for (const stack of stacks) {
+    project.progress(`policies for stack ${stackName(stack)}`);
+    const [before, after] = await settleAll([stackCharts(project, stack), stackCharts(project, stack, targets)]);
+    attachFindings(reports.filter((report) => report.stack === stackName(stack)), await policyFindings(project, stack, before), await policyFindings(project, stack, after));
   }
   return reports;
 }
@@ -88,6 +99,13 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
         project.progress(`rendering ${key} at ${ref} and in the working tree for ${stackName(stack)}`);
         reports.push(await compareSides(before, after, stack, compare));
       }
+    }
+    for (const stack of stacks) {
+      project.progress(`policies for stack ${stackName(stack)} at ${ref} and in the working tree`);
+      // The stack as the base declared it (its kube version then), else as it is now.
+      const baseStack = base?.config.stacks.find((item) => item.name === stack?.name) ?? stack;
+      const before = base === null ? [] : await policyFindings(base, baseStack, await stackCharts(base, baseStack));
+      attachFindings(reports.filter((report) => report.stack === stackName(stack)), before, await policyFindings(project, stack, await stackCharts(project, stack)));
     }
     return reports;
   } finally {

@@ -8,6 +8,7 @@ import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
 import { archiveFor } from "./archives.js";
 import { compareSides, versionTarget } from "./compare.js";
+import { policyFindings, stackCharts } from "./policies.js";
 import type { Project } from "./project.js";
 import { selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
 
@@ -37,7 +38,23 @@ export async function plan(project: Project, options: PlanOptions = {}): Promise
     project.progress(`[${++done}/${charts.length}] checked ${spec.key}`);
     return row;
   });
+  await countFindings(project, rows);
   return { report: "plan", format: 1, charts: rows };
+}
+
+/** Policy findings of the pins, counted per chart; skipped while any chart cannot be rendered from its pin. */
+async function countFindings(project: Project, rows: PlanRow[]): Promise<void> {
+  if (project.config.charts.some((spec) => project.lock?.charts[spec.key] === undefined) || rows.some((row) => row.problems.length > 0)) return;
+  const counts = new Map(rows.map((row) => [row.chart, { errors: 0, warnings: 0 }]));
+  for (const stack of stacksFor(project)) {
+    for (const found of await policyFindings(project, stack, await stackCharts(project, stack))) {
+      const count = counts.get(found.chart);
+      if (count === undefined) continue;
+      if (found.severity === "error") count.errors++;
+      if (found.severity === "warning") count.warnings++;
+    }
+  }
+  for (const row of rows) row.findings = counts.get(row.chart);
 }
 
 async function planRow(project: Project, spec: ChartSpec): Promise<PlanRow> {

@@ -1,14 +1,17 @@
 import semver from "semver";
 import type { ChartReport } from "../diff/model.js";
-import { diffReport } from "../diff/report.js";
+import { attachFindings, diffReport } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
+import type { ArchiveTarget } from "./archives.js";
 import { compareSides } from "./compare.js";
+import { policyFindings, stackCharts } from "./policies.js";
 import { lock } from "./lock.js";
 import type { Project } from "./project.js";
 import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
+import { settleAll } from "../util/pool.js";
 
 /** An upgrade worked out and not applied: apply it as it is with `applyUpgrade`. */
 export interface UpgradePlan {
@@ -48,6 +51,12 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
       project.progress(`rendering ${spec.key} ${pin.version} and ${wanted.version} for ${stackName(stack)}`);
       plan.charts.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version: wanted } }, stack, { showSecrets: false, showBookkeeping: false }));
     }
+  }
+  if (plan.moves.length === 0) return plan;
+  const targets = new Map<string, ArchiveTarget>(plan.moves.map((move) => [move.chart, { version: move.version }]));
+  for (const stack of stacks) {
+    const [before, after] = await settleAll([stackCharts(project, stack), stackCharts(project, stack, targets)]);
+    attachFindings(plan.charts.filter((report) => report.stack === stackName(stack)), await policyFindings(project, stack, before), await policyFindings(project, stack, after));
   }
   return plan;
 }

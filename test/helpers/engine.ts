@@ -27,7 +27,7 @@ export interface Outcome {
 }
 
 /** The example platform's files: what a user has in their repository. */
-const EXAMPLE = ["Pulumi.yaml", "package.json", "tsconfig.json", "chartroom.config.ts", "chartroom.types.ts", "charts.lock.json", "charts", "values", "pulumi"];
+const EXAMPLE = ["Pulumi.yaml", "package.json", "tsconfig.json", "chartroom.config.ts", "chartroom.types.ts", "charts.lock.json", "charts", "values", "pulumi", "policies"];
 
 /**
  * A copy of the example Pulumi project in a temporary folder, with its own
@@ -57,6 +57,7 @@ export class ExampleProject {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       CHARTROOM_CACHE: join(dir, ".cache"),
+      CHARTROOM_TODAY: "2026-11-30",
       NO_COLOR: "1",
     };
     // The SDK's Provider takes KUBECONFIG as its kubeconfig, which the

@@ -13,7 +13,7 @@ export async function copyPlatform(): Promise<string> {
 
 /** The example platform's config, lock, charts/, values/ and types, copied into `dir`. */
 export async function copyPlatformTo(dir: string): Promise<string> {
-  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "chartroom.types.ts"]) {
+  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "chartroom.types.ts", "policies"]) {
     await cp(join(ROOT, name), join(dir, name), { recursive: true });
   }
   return dir;
@@ -23,7 +23,8 @@ export async function copyPlatformTo(dir: string): Promise<string> {
 export async function cli(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   const cache = env.CHARTROOM_CACHE ?? join(cwd, ".cache");
   const helmBin = env.HELM_BIN ?? (await helm(4));
-  return runCli(argv, { cwd, env: { ...env, CHARTROOM_CACHE: cache, HELM_BIN: helmBin }, colour: false, progress: () => {} });
+  // Policy exceptions expire: a fixed date keeps the example's verdict the same on every day the tests run.
+  return runCli(argv, { cwd, env: { CHARTROOM_TODAY: "2026-11-30", ...env, CHARTROOM_CACHE: cache, HELM_BIN: helmBin }, colour: false, progress: () => {} });
 }
 
 /** Every file's bytes under `dir` (except the cache), to prove a failed run changed nothing. */

@@ -1,0 +1,36 @@
+/**
+ * API versions Kubernetes removed, and in which release: from the Kubernetes
+ * deprecation guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/),
+ * kept as data. `kinds` empty means every kind of that group/version.
+ */
+export const REMOVED_APIS: readonly { apiVersion: string; kinds: string[]; removedIn: string; use: string }[] = [
+  { apiVersion: "extensions/v1beta1", kinds: ["Deployment", "DaemonSet", "ReplicaSet"], removedIn: "1.16", use: "apps/v1" },
+  { apiVersion: "extensions/v1beta1", kinds: ["NetworkPolicy"], removedIn: "1.16", use: "networking.k8s.io/v1" },
+  { apiVersion: "extensions/v1beta1", kinds: ["PodSecurityPolicy"], removedIn: "1.16", use: "policy/v1beta1 (itself removed in 1.25)" },
+  { apiVersion: "apps/v1beta1", kinds: [], removedIn: "1.16", use: "apps/v1" },
+  { apiVersion: "apps/v1beta2", kinds: [], removedIn: "1.16", use: "apps/v1" },
+  { apiVersion: "extensions/v1beta1", kinds: ["Ingress"], removedIn: "1.22", use: "networking.k8s.io/v1" },
+  { apiVersion: "networking.k8s.io/v1beta1", kinds: ["Ingress", "IngressClass"], removedIn: "1.22", use: "networking.k8s.io/v1" },
+  { apiVersion: "apiextensions.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "apiextensions.k8s.io/v1" },
+  { apiVersion: "admissionregistration.k8s.io/v1beta1", kinds: ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"], removedIn: "1.22", use: "admissionregistration.k8s.io/v1" },
+  { apiVersion: "apiregistration.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "apiregistration.k8s.io/v1" },
+  { apiVersion: "authentication.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "authentication.k8s.io/v1" },
+  { apiVersion: "authorization.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "authorization.k8s.io/v1" },
+  { apiVersion: "certificates.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "certificates.k8s.io/v1" },
+  { apiVersion: "coordination.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "coordination.k8s.io/v1" },
+  { apiVersion: "rbac.authorization.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "rbac.authorization.k8s.io/v1" },
+  { apiVersion: "scheduling.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "scheduling.k8s.io/v1" },
+  { apiVersion: "storage.k8s.io/v1beta1", kinds: ["CSIDriver", "CSINode", "StorageClass", "VolumeAttachment"], removedIn: "1.22", use: "storage.k8s.io/v1" },
+  { apiVersion: "batch/v1beta1", kinds: ["CronJob"], removedIn: "1.25", use: "batch/v1" },
+  { apiVersion: "discovery.k8s.io/v1beta1", kinds: ["EndpointSlice"], removedIn: "1.25", use: "discovery.k8s.io/v1" },
+  { apiVersion: "events.k8s.io/v1beta1", kinds: ["Event"], removedIn: "1.25", use: "events.k8s.io/v1" },
+  { apiVersion: "autoscaling/v2beta1", kinds: ["HorizontalPodAutoscaler"], removedIn: "1.25", use: "autoscaling/v2" },
+  { apiVersion: "policy/v1beta1", kinds: ["PodDisruptionBudget"], removedIn: "1.25", use: "policy/v1" },
+  { apiVersion: "policy/v1beta1", kinds: ["PodSecurityPolicy"], removedIn: "1.25", use: "Pod Security Admission" },
+  { apiVersion: "node.k8s.io/v1beta1", kinds: ["RuntimeClass"], removedIn: "1.25", use: "node.k8s.io/v1" },
+  { apiVersion: "flowcontrol.apiserver.k8s.io/v1beta1", kinds: [], removedIn: "1.26", use: "flowcontrol.apiserver.k8s.io/v1" },
+  { apiVersion: "autoscaling/v2beta2", kinds: ["HorizontalPodAutoscaler"], removedIn: "1.26", use: "autoscaling/v2" },
+  { apiVersion: "storage.k8s.io/v1beta1", kinds: ["CSIStorageCapacity"], removedIn: "1.27", use: "storage.k8s.io/v1" },
+  { apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2", kinds: [], removedIn: "1.29", use: "flowcontrol.apiserver.k8s.io/v1" },
+  { apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3", kinds: [], removedIn: "1.32", use: "flowcontrol.apiserver.k8s.io/v1" },
+];

@@ -1,0 +1,123 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import semver from "semver";
+import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
+import { list, record, text } from "../objects.js";
+import { REMOVED_APIS } from "../removed-apis.js";
+
+// The target cluster: what its API server will refuse.
+
+export const removedApi: PolicyRule = {
+  id: "removed-api",
+  description: "No object uses an API version removed at or before the stack's Kubernetes version.",
+  severity: "error",
+  check(objects, context) {
+    const version = semver.coerce(context.kubeVersion ?? "");
+    if (version === null) return [];
+    const out: RuleResult[] = [];
+    for (const object of objects) {
+      const removed = REMOVED_APIS.find((entry) => entry.apiVersion === object.apiVersion && (entry.kinds.length === 0 || entry.kinds.includes(object.kind)));
+      if (removed === undefined || semver.lt(version, semver.coerce(removed.removedIn) as semver.SemVer)) continue;
+      out.push({ object, path: "apiVersion", message: `uses ${object.apiVersion}, removed in Kubernetes ${removed.removedIn}; stack ${context.stack} runs ${context.kubeVersion}`, hint: `use ${removed.use} (upgrade the chart, or set the chart's API version value)` });
+    }
+    return out;
+  },
+};
+
+/** One object's schema problems: `path: message` pairs. */
+export type ObjectValidator = (body: unknown) => { path: string; message: string }[];
+
+/**
+ * Built-in kinds against the Kubernetes OpenAPI schemas that
+ * kubernetes-models 4.5.1 ships (Kubernetes 1.32's, with pod-level
+ * `resources`): wrong types, missing required fields. Its validators accept
+ * fields they do not know: the rule unknown-field reports those.
+ */
+export async function loadValidators(objects: readonly KubernetesObject[]): Promise<Map<string, ObjectValidator>> {
+  const out = new Map<string, ObjectValidator>();
+  const wanted = new Set(objects.map((object) => `${object.apiVersion} ${object.kind}`));
+  await Promise.all(
+    [...wanted].map(async (entry) => {
+      const [apiVersion = "", kind = ""] = entry.split(" ");
+      const module = apiVersion.includes("/") ? apiVersion : `v1`;
+      if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module)) return;
+      // Only the group/versions the package ships: anything else is a custom resource.
+      const loaded = (await import(/* @vite-ignore */ `kubernetes-models/${module}`).catch(() => undefined)) as Record<string, new (body: unknown) => { validate(): void }> | undefined;
+      const Model = loaded?.[kind];
+      if (Model === undefined || (apiVersion !== "v1" && !apiVersion.includes("/"))) return;
+      out.set(entry, (body) => {
+        try {
+          new Model(body).validate();
+          return [];
+        } catch (error) {
+          const errors = (error as { errors?: { instancePath: string; message?: string }[] }).errors ?? [];
+          return errors.map((e) => ({ path: e.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: e.message ?? "is not valid" }));
+        }
+      });
+    }),
+  );
+  return out;
+}
+
+/** The built-in-kind schema rule over validators loaded beforehand (loading is the async part). */
+export function objectSchema(validators: ReadonlyMap<string, ObjectValidator>): PolicyRule {
+  return {
+    id: "object-schema",
+    description: "Objects of built-in kinds fit the Kubernetes OpenAPI schema (types, required fields).",
+    severity: "error",
+    check(objects) {
+      const out: RuleResult[] = [];
+      for (const object of objects) {
+        const validate = validators.get(`${object.apiVersion} ${object.kind}`);
+        for (const problem of validate?.(object.body) ?? []) out.push({ object, path: problem.path, message: problem.message, hint: "fix the field in the chart's template or the value that fills it" });
+      }
+      return out;
+    },
+  };
+}
+
+/** Custom resources against the openAPIV3Schema of a CRD shipped in the same stack. */
+export const customResourceSchema: PolicyRule = {
+  id: "custom-resource-schema",
+  description: "Custom resources fit the openAPIV3Schema of their CustomResourceDefinition when the stack ships it.",
+  severity: "error",
+  check(objects, context) {
+    const validators = crdValidators(context.charts);
+    const out: RuleResult[] = [];
+    for (const object of objects) {
+      const validate = validators.get(`${object.apiVersion} ${object.kind}`);
+      if (validate === undefined || validate(object.body)) continue;
+      for (const error of validate.errors ?? []) {
+        out.push({ object, path: error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: `${error.message ?? "is not valid"} (CustomResourceDefinition schema)`, hint: "fix the field so it fits the CRD the stack installs" });
+      }
+    }
+    return out;
+  },
+};
+
+// Once per stack, not once per chart.
+const compiled = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Map<string, ValidateFunction>>();
+
+function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, ValidateFunction> {
+  const cached = compiled.get(charts);
+  if (cached !== undefined) return cached;
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  const out = new Map<string, ValidateFunction>();
+  for (const crd of [...charts.values()].flat().filter((object) => object.kind === "CustomResourceDefinition" && object.group === "apiextensions.k8s.io")) {
+    const spec = record(crd.body.spec);
+    const group = text(spec.group);
+    const kind = text(record(spec.names).kind);
+    for (const version of list(spec.versions)) {
+      const schema = record(record(version.schema).openAPIV3Schema);
+      if (group === undefined || kind === undefined || Object.keys(schema).length === 0) continue;
+      // apiVersion, kind and metadata are the API server's, not the CRD author's.
+      const properties = { ...record(schema.properties), apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
+      try {
+        out.set(`${group}/${String(version.name)} ${kind}`, ajv.compile({ ...schema, properties }));
+      } catch {
+        // A schema ajv cannot compile is the API server's to judge.
+      }
+    }
+  }
+  compiled.set(charts, out);
+  return out;
+}

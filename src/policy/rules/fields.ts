@@ -1,0 +1,76 @@
+import semver from "semver";
+import type { PolicyRule, RuleResult } from "../../model/policy.js";
+import { isRecord } from "../../util/json.js";
+
+/**
+ * The field names of every built-in kind, from the Pulumi Kubernetes
+ * provider's schema (scripts/kubernetes-fields.ts writes it). A field code is
+ * "" (its keys are not checked), a type name, "[T" (a list of T) or "{T" (a
+ * map of T).
+ */
+export interface KubernetesFields {
+  source: string;
+  /** `1.33`: the Kubernetes API the names are from. */
+  kubernetes: string;
+  /** `apps/v1 Deployment` → its type name. */
+  kinds: Record<string, string>;
+  types: Record<string, Record<string, string>>;
+}
+
+/** The table, read on first use (126 kB: only policy runs need it). */
+export async function loadKubernetesFields(): Promise<KubernetesFields> {
+  return (await import("../data/kubernetes-fields.json", { with: { type: "json" } })).default as KubernetesFields;
+}
+
+/**
+ * Fields the Kubernetes API does not have: a typo (`imagePullPolicey`), a
+ * value put one level off (`resources` under the pod instead of the
+ * container). The API server drops them, or refuses the object under strict
+ * field validation; either way the setting never takes effect.
+ */
+export function unknownField(table: KubernetesFields): PolicyRule {
+  return {
+    id: "unknown-field",
+    description: `Objects of built-in kinds have only fields the Kubernetes API knows (the ${table.kubernetes} API).`,
+    severity: "error",
+    check(objects, context) {
+      const newer = semver.coerce(context.kubeVersion ?? "");
+      const beyond = newer !== null && semver.gt(newer, semver.coerce(`${table.kubernetes}.999`) as semver.SemVer) ? `; stack ${context.stack} runs ${context.kubeVersion}, newer: if the field is new there, add an exception` : "";
+      const out: RuleResult[] = [];
+      for (const object of objects) {
+        const type = table.kinds[`${object.apiVersion} ${object.kind}`];
+        if (type === undefined) continue;
+        walkType(table, object.body, type, "", (path, key) => {
+          out.push({ object, path, message: `unknown field "${key}": the Kubernetes ${table.kubernetes} API has no such field here${beyond}`, hint: "remove the field or fix its name or indentation in the chart's template or the value that fills it" });
+        });
+      }
+      return out;
+    },
+  };
+}
+
+type Report = (path: string, key: string) => void;
+
+function walkType(table: KubernetesFields, value: unknown, type: string, path: string, report: Report): void {
+  const fields = table.types[type];
+  if (fields === undefined || !isRecord(value)) return;
+  for (const [key, child] of Object.entries(value)) {
+    const at = path === "" ? key : `${path}.${key}`;
+    const code = fields[key];
+    if (code === undefined) report(at, key);
+    else walkCode(table, child, code, at, report);
+  }
+}
+
+function walkCode(table: KubernetesFields, value: unknown, code: string, path: string, report: Report): void {
+  if (code === "") return;
+  if (code.startsWith("[")) {
+    if (!Array.isArray(value)) return;
+    value.forEach((item, i) => walkCode(table, item, code.slice(1), `${path}[${isRecord(item) && typeof item.name === "string" ? `name=${item.name}` : i}]`, report));
+  } else if (code.startsWith("{")) {
+    if (!isRecord(value)) return;
+    for (const [key, item] of Object.entries(value)) walkCode(table, item, code.slice(1), `${path}.${key}`, report);
+  } else {
+    walkType(table, value, code, path, report);
+  }
+}

@@ -1,0 +1,80 @@
+import type { PolicyRule, RuleResult } from "../../model/policy.js";
+import { containerPorts, containers, podTemplate, record, text, type Container } from "../objects.js";
+
+// Workload hygiene: what makes a deploy reproducible and schedulable.
+
+function eachContainer(objects: Parameters<PolicyRule["check"]>[0], visit: (container: Container, object: (typeof objects)[number], out: RuleResult[]) => void, init = true): RuleResult[] {
+  const out: RuleResult[] = [];
+  for (const object of objects) {
+    const pod = podTemplate(object);
+    if (pod === undefined || object.hook !== undefined) continue;
+    for (const container of containers(pod, init)) visit(container, object, out);
+  }
+  return out;
+}
+
+export const imageTag: PolicyRule = {
+  id: "image-tag",
+  description: "Images are pinned: a tag other than latest, or better a digest.",
+  severity: "warning",
+  check(objects) {
+    return eachContainer(objects, ({ container, path }, object, out) => {
+      const image = text(container.image) ?? "";
+      if (image.includes("@sha256:")) return;
+      const tag = /:([^/:]+)$/.exec(image)?.[1];
+      if (tag !== undefined && tag !== "latest") return;
+      out.push({ object, path: `${path}.image`, message: `runs ${image || "(no image)"} ${tag === undefined ? "without a tag" : "at :latest"}: what runs changes without a deploy`, hint: "pin a tag, or better a digest (image@sha256:…)" });
+    });
+  },
+};
+
+export const resourceRequests: PolicyRule = {
+  id: "resource-requests",
+  description: "Containers request CPU and memory, so the scheduler can place them.",
+  severity: "warning",
+  check(objects) {
+    return eachContainer(
+      objects,
+      ({ container, path }, object, out) => {
+        const requests = record(record(container.resources).requests);
+        const missing = ["cpu", "memory"].filter((resource) => requests[resource] === undefined);
+        if (missing.length > 0) out.push({ object, path: `${path}.resources.requests`, message: `requests no ${missing.join(" or ")}`, hint: `set resources.requests.${missing[0]} (the chart's resources value)` });
+      },
+      false,
+    );
+  },
+};
+
+export const memoryLimitWithoutRequest: PolicyRule = {
+  id: "memory-limit-without-request",
+  description: "A memory limit comes with a memory request (Kubernetes otherwise requests the whole limit).",
+  severity: "info",
+  check(objects) {
+    return eachContainer(objects, ({ container, path }, object, out) => {
+      const resources = record(container.resources);
+      if (record(resources.limits).memory !== undefined && record(resources.requests).memory === undefined) {
+        out.push({ object, path: `${path}.resources.requests.memory`, message: "limits memory without requesting any: the scheduler reserves the whole limit", hint: "set resources.requests.memory to what the container usually needs" });
+      }
+    });
+  },
+};
+
+export const readinessProbe: PolicyRule = {
+  id: "readiness-probe",
+  description: "A container that serves ports has a readiness probe, so traffic waits until it is ready.",
+  severity: "warning",
+  check(objects) {
+    return eachContainer(
+      objects,
+      ({ container, path }, object, out) => {
+        if (object.kind === "Job" || object.kind === "CronJob") return;
+        if (containerPorts(container).length > 0 && container.readinessProbe === undefined) {
+          out.push({ object, path: `${path}.readinessProbe`, message: "serves ports but has no readiness probe: it takes traffic before it is ready", hint: "add a readinessProbe on the serving port" });
+        }
+      },
+      false,
+    );
+  },
+};
+
+export const WORKLOADS: PolicyRule[] = [imageTag, resourceRequests, memoryLimitWithoutRequest, readinessProbe];

@@ -1,0 +1,134 @@
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
+import type { ChartSpec, StackSpec } from "../config/types.js";
+import { ChartroomError } from "../errors/index.js";
+import type { Finding } from "../model/findings.js";
+import type { KubernetesObject, PolicyRule } from "../model/policy.js";
+import { BUILTIN_RULE_IDS, builtinRules } from "../policy/builtin.js";
+import { runPolicies, type PolicyChart } from "../policy/run.js";
+import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
+import { didYouMean } from "../util/nearest.js";
+import { mapLimit } from "../util/pool.js";
+import { mergeLayers } from "../values/coalesce.js";
+import { readValuesLayers } from "../values/layers.js";
+import type { Project } from "./project.js";
+import type { ArchiveTarget } from "./archives.js";
+import { renderFor } from "./rendering.js";
+import { requirePin, stackName } from "./select.js";
+
+/** The platform's policies/ folder: settings from its YAML files, custom rules from its TypeScript files. */
+export interface Policies {
+  settings: PolicySettings;
+  custom: PolicyRule[];
+}
+
+// Keyed by the project: one read per project and run, never shared between projects.
+const loaded = new WeakMap<Project, Promise<Policies>>();
+
+/** policies/ read once per project (absent: no settings, no custom rules), every name in it checked. */
+export function policiesOf(project: Project): Promise<Policies> {
+  let hit = loaded.get(project);
+  if (hit === undefined) {
+    hit = readPolicies(join(project.config.dir, "policies")).then((policies) => checkNames(project, policies));
+    loaded.set(project, hit);
+  }
+  return hit;
+}
+
+/**
+ * A misspelt rule, chart or stack in a policy file would silence nothing and
+ * set nothing while looking as if it did: refuse it, as an unknown chart is
+ * refused on the command line.
+ */
+function checkNames(project: Project, policies: Policies): Policies {
+  const rules = new Set(BUILTIN_RULE_IDS);
+  for (const rule of policies.custom) {
+    if (rules.has(rule.id)) throw new ChartroomError("CONFIG_INVALID", `two policy rules are called "${rule.id}"`, { place: { file: "policies/" }, hint: "give the custom rule an id of its own" });
+    rules.add(rule.id);
+  }
+  const charts = project.config.charts.map((spec) => spec.key);
+  const stacks = project.config.stacks.map((stack) => stack.name);
+  const refuse = (place: SettingPlace, what: string, name: string, known: readonly string[]) =>
+    new ChartroomError("CONFIG_INVALID", `${place.file} names ${what} "${name}", which does not exist${didYouMean(name, known)}`, { place, hint: `${what}s: ${[...known].sort().join(", ") || "(none)"}` });
+  for (const [rule, setting] of policies.settings.severities) {
+    if (!rules.has(rule)) throw refuse(setting.place, "the rule", rule, [...rules]);
+    for (const stack of Object.keys(setting.stacks)) if (!stacks.includes(stack)) throw refuse(setting.place, "the stack", stack, stacks);
+  }
+  for (const exception of policies.settings.exceptions) {
+    if (!rules.has(exception.rule)) throw refuse(exception, "the rule", exception.rule, [...rules]);
+    if (!charts.includes(exception.chart)) throw refuse(exception, "the chart", exception.chart, charts);
+    if (exception.stack !== undefined && !stacks.includes(exception.stack)) throw refuse(exception, "the stack", exception.stack, stacks);
+  }
+  return policies;
+}
+
+// Custom rules import definePolicy from "chartroom": point that at the small
+// define module, as the config loader does, not at the whole library.
+const defineModule = join(dirname(fileURLToPath(import.meta.url)), "..", "config", "define");
+
+async function readPolicies(folder: string): Promise<Policies> {
+  const settings = emptySettings();
+  const custom: PolicyRule[] = [];
+  const names = (await readdir(folder).catch(() => [] as string[])).sort();
+  for (const name of names) {
+    const file = join(folder, name);
+    if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
+    else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
+  }
+  return { settings, custom };
+}
+
+async function loadRule(file: string, shown: string): Promise<PolicyRule> {
+  const jiti = createJiti(import.meta.url, { alias: { chartroom: defineModule }, moduleCache: false });
+  let rule: unknown;
+  try {
+    const module = (await jiti.import(file)) as { default?: unknown };
+    rule = module.default;
+  } catch (error) {
+    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load ${shown}: ${(error as Error).message.split("\n")[0]}`, { place: { file: shown }, hint: "fix the error in the policy file", cause: error });
+  }
+  const candidate = rule as Partial<PolicyRule> | undefined;
+  if (typeof candidate?.id !== "string" || !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) || typeof candidate.check !== "function" || typeof candidate.description !== "string" || !["error", "warning", "info"].includes(String(candidate.severity))) {
+    throw new ChartroomError("CONFIG_INVALID", `${shown} does not export a policy rule`, { place: { file: shown }, hint: "export default definePolicy({ id: \"kebab-case\", description, severity: \"error\" | \"warning\" | \"info\", check(objects, context) { return []; } })" });
+  }
+  return candidate as PolicyRule;
+}
+
+/**
+ * One stack, every chart rendered with the platform's values: what the rules
+ * see. `targets` renders some charts at another version (an upgrade's side).
+ */
+export async function stackCharts(project: Project, stack: StackSpec | undefined, targets: ReadonlyMap<string, ArchiveTarget> = new Map()): Promise<PolicyChart[]> {
+  return mapLimit(project.config.charts, 8, (spec) => policyChart(project, spec, stack, targets.get(spec.key)));
+}
+
+/** One chart of a stack, rendered (at its pin, or at `target`), as the rules see it. */
+export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget): Promise<PolicyChart> {
+  const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) } });
+  const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
+  return { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
+}
+
+/** The policy findings of one stack's charts. */
+export async function policyFindings(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[]): Promise<Finding[]> {
+  const today = todayOf(project.env);
+  const policies = await policiesOf(project);
+  const objects: KubernetesObject[] = charts.flatMap((chart) => [...chart.objects]);
+  const rules = [...(await builtinRules(objects)), ...policies.custom];
+  return runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today });
+}
+
+/**
+ * The date exceptions expire against: today, or `CHARTROOM_TODAY`
+ * (YYYY-MM-DD) so that CI re-running an old commit reaches the same verdict.
+ */
+function todayOf(env: NodeJS.ProcessEnv): string {
+  const given = env.CHARTROOM_TODAY;
+  if (given === undefined || given === "") return new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(given) || Number.isNaN(Date.parse(given))) {
+    throw new ChartroomError("USAGE", `CHARTROOM_TODAY is "${given}", not a date`, { hint: "set CHARTROOM_TODAY=YYYY-MM-DD, or unset it to use today's date" });
+  }
+  return given;
+}

@@ -1,0 +1,104 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { materialise } from "../helpers/chart-repo.js";
+import { runHelm } from "../helpers/helm.js";
+import { cli, copyPlatform, editFile, snapshot } from "../helpers/platform.js";
+
+/**
+ * The example's webapp with three mistakes no single object shows: a metrics
+ * Service whose selector has a typo, the main Service's targetPort naming a
+ * port no container has, and a readiness probe on a port the container does
+ * not expose. Published as webapp 1.0.2 next to the others in charts/.
+ */
+async function withBrokenWebapp(): Promise<string> {
+  const dir = await copyPlatform();
+  const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
+  await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
+  await editFile(join(chart, "templates", "service.yaml"), (text) => text.replace("targetPort: http", "targetPort: web"));
+  await editFile(join(chart, "templates", "deployment.yaml"), (text) => text.replace("              protocol: TCP\n", "              protocol: TCP\n          readinessProbe:\n            httpGet: { path: /ready, port: 9090 }\n"));
+  await writeFile(
+    join(chart, "templates", "metrics-service.yaml"),
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include "webapp.fullname" . }}-metrics\nspec:\n  ports:\n    - { name: metrics, port: 9100, targetPort: 8080 }\n  selector:\n    app.kubernetes.io/nmae: {{ .Chart.Name }}\n',
+  );
+  await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
+  await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
+  return dir;
+}
+
+const BROKEN = [
+  ["service-selects-pods", "Service web/webapp-metrics", "spec.selector"],
+  ["service-target-port", "Service web/webapp", "spec.ports[name=http].targetPort"],
+  ["probe-port", "Deployment.apps web/webapp", "spec.template.spec.containers[name=web].readinessProbe.httpGet.port"],
+];
+
+interface JsonFinding {
+  rule: string;
+  severity: string;
+  object?: string;
+  path?: string;
+}
+const errors = (findings: JsonFinding[]) => findings.filter((f) => f.severity === "error").map((f) => [f.rule, f.object, f.path]);
+
+describe("policies on the example platform", () => {
+  it("pass: no error, the exception shown with its reason, the custom rule silent, exit 0", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["check", "--stack", "dev"]);
+    expect(result.exitCode).toBe(0);
+    const lines = result.output.split("\n");
+    expect(lines.filter((line) => line.startsWith("error"))).toStrictEqual([]);
+    expect(lines).toContain("  excepted in policies/platform.yaml: the operator's chart has no resources value before 1.1.0; requests come with that upgrade (until 2027-06-30)");
+    expect(lines.at(-1)).toMatch(/^0 error\(s\), \d+ warning\(s\), \d+ note\(s\) in 4 chart\/stack pair\(s\)$/);
+  });
+
+  it("run the platform's own TypeScript rule", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('version: "~1.0.0", namespace: "web"', 'version: "~1.0.0", namespace: "default"'));
+    const result = await cli(dir, ["check", "webapp", "--stack", "dev", "--format", "json"]);
+    expect(result.exitCode).toBe(2);
+    const found = JSON.parse(result.output).findings.filter((f: JsonFinding) => f.rule === "not-in-default-namespace");
+    expect(found.map((f: JsonFinding) => f.object).sort()).toStrictEqual(["ConfigMap default/webapp-config", "Deployment.apps default/webapp", "Ingress.networking.k8s.io default/webapp", "Secret default/webapp-auth", "Service default/webapp"]);
+  });
+
+  it("fail once the example's exception has expired, naming it", async () => {
+    const dir = await copyPlatform();
+    const result = await cli(dir, ["check", "widgets-operator", "--stack", "dev"], { CHARTROOM_TODAY: "2027-07-01" });
+    expect(result.exitCode).toBe(2);
+    const lines = result.output.split("\n");
+    expect(lines).toContain("error policies/platform.yaml:8:5 widgets-operator [dev]: the exception for resource-requests expired on 2027-06-30 (\"the operator's chart has no resources value before 1.1.0; requests come with that upgrade\") (policy-exception-expired)");
+    expect(lines.find((line) => line.includes("(resource-requests)"))).toMatch(/^warning /);
+  });
+
+  it("refuse a policy file naming a rule that does not exist, with the nearest one", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "policies", "platform.yaml"), (text) => text.replace("privilege-escalation: info", "privilege-escalaton: info"));
+    const result = await cli(dir, ["check"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toContain('error CONFIG_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)');
+  });
+});
+
+describe("a broken variant of the example's webapp", () => {
+  it("diff --to shows the findings the upgrade would add, naming objects and fields", async () => {
+    const dir = await withBrokenWebapp();
+    const result = await cli(dir, ["diff", "webapp", "--to", "1.0.2", "--stack", "dev", "--format", "json"]);
+    expect(result.exitCode).toBe(2);
+    const [chart] = JSON.parse(result.output).charts;
+    expect(errors(chart.findings.added)).toStrictEqual(BROKEN);
+    // The probe, misplaced as it is, resolves the warning that there was none.
+    expect(chart.findings.resolved.map((f: JsonFinding) => [f.rule, f.object])).toStrictEqual([["readiness-probe", "Deployment.apps web/webapp"]]);
+  });
+
+  it("upgrade --dry-run names them too; once pinned, check fails with them and changes no file", async () => {
+    const dir = await withBrokenWebapp();
+    const plan = await cli(dir, ["upgrade", "webapp", "--stack", "dev", "--dry-run"]);
+    expect(plan.exitCode).toBe(2);
+    expect(plan.output).toContain("service-target-port");
+    expect((await cli(dir, ["upgrade", "webapp"])).exitCode).toBe(0);
+    const before = await snapshot(dir, ["charts.lock.json", "values/webapp/values.yaml", "policies/platform.yaml"]);
+    const result = await cli(dir, ["check", "webapp", "--stack", "dev", "--format", "json"]);
+    expect(result.exitCode).toBe(2);
+    expect(errors(JSON.parse(result.output).findings)).toStrictEqual(BROKEN);
+    expect(await snapshot(dir, ["charts.lock.json", "values/webapp/values.yaml", "policies/platform.yaml"])).toStrictEqual(before);
+  });
+});

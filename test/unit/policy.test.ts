@@ -1,0 +1,208 @@
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../../src/model/findings.js";
+import type { PolicyRule } from "../../src/model/policy.js";
+import { builtinRules } from "../../src/policy/builtin.js";
+import { runPolicies, type PolicyChart } from "../../src/policy/run.js";
+import { addPolicyFile, emptySettings, type PolicySettings } from "../../src/policy/settings.js";
+import { parseManifest } from "../../src/render/manifest.js";
+
+const objects = (yaml: string, namespace = "web") => parseManifest(yaml, namespace, "test");
+
+function chart(key: string, yaml: string, extra: Partial<PolicyChart> = {}): PolicyChart {
+  return { key, engine: "chart", dropHooks: false, values: {}, objects: objects(yaml, extra.objects?.[0]?.namespace ?? "web"), ...extra };
+}
+
+async function findings(charts: PolicyChart[], options: { settings?: PolicySettings; kubeVersion?: string; today?: string; rules?: PolicyRule[] } = {}): Promise<Finding[]> {
+  const rules = options.rules ?? (await builtinRules(charts.flatMap((c) => [...c.objects])));
+  return runPolicies({ stack: "dev", kubeVersion: options.kubeVersion ?? "1.31.0", charts, rules, settings: options.settings ?? emptySettings(), today: options.today ?? "2026-11-30" });
+}
+
+async function rulesFired(yaml: string, kubeVersion?: string): Promise<string[]> {
+  return [...new Set((await findings([chart("app", yaml)], { kubeVersion })).filter((f) => f.exception === undefined).map((f) => f.rule))].sort();
+}
+
+/** A tidy workload that every built-in rule accepts. */
+const GOOD_POD = `
+  securityContext: { runAsNonRoot: true, runAsUser: 1000 }
+  containers:
+    - name: web
+      image: registry.example.test/web:1.2.3
+      ports: [{ name: http, containerPort: 8080 }]
+      readinessProbe: { httpGet: { path: /ready, port: http } }
+      resources: { requests: { cpu: 100m, memory: 64Mi } }
+      securityContext: { allowPrivilegeEscalation: false }`;
+
+const deployment = (labels = "app: web", pod = GOOD_POD, extra = "") => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  ${extra}selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { ${labels} } }
+    spec:${pod.replace(/\n/g, "\n    ")}
+`;
+
+const service = (selector = "app: web", targetPort = "http") => `apiVersion: v1
+kind: Service
+metadata: { name: web }
+spec:
+  selector: { ${selector} }
+  ports: [{ name: http, port: 80, targetPort: ${targetPort} }]
+`;
+
+describe("the built-in rules", () => {
+  it("accept a tidy Deployment and the Service in front of it", async () => {
+    expect(await rulesFired(`${deployment()}---\n${service()}`)).toStrictEqual([]);
+  });
+
+  it.each([
+    ["service-selects-pods", `${deployment()}---\n${service("app: wbe")}`],
+    ["service-target-port", `${deployment()}---\n${service("app: web", "9090")}`],
+    ["service-target-port", `${deployment()}---\n${service("app: web", "metrics")}`],
+    ["probe-port", deployment("app: web", GOOD_POD.replace("port: http", "port: health"))],
+    ["workload-selector", deployment("app: other")],
+    ["ingress-backend", `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: missing, port: { number: 80 } } } }] } }] }\n`],
+    ["ingress-backend", `${service()}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: web, port: { number: 8443 } } } }] } }] }\n`],
+    ["ingress-backend", `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: { name: web }\nspec: { rules: [{ backendRefs: [{ name: missing, port: 80 }] }] }\n`],
+    ["reference-exists", deployment("app: web", `${GOOD_POD}\n      env: [{ name: PASSWORD, valueFrom: { secretKeyRef: { name: missing, key: password } } }]`)],
+    ["reference-exists", deployment("app: web", `${GOOD_POD}\n      envFrom: [{ configMapRef: { name: missing } }]`)],
+    ["reference-exists", deployment("app: web", `${GOOD_POD}\n  volumes: [{ name: data, persistentVolumeClaim: { claimName: missing } }]`)],
+    ["reference-exists", deployment("app: web", `${GOOD_POD}\n  serviceAccountName: missing`)],
+    ["reference-exists", deployment("app: web", `${GOOD_POD}\n  imagePullSecrets: [{ name: missing }]`)],
+    ["hpa-target", `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: missing }, maxReplicas: 3 }\n`],
+    ["selector-matches-pods", `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 1, selector: { matchLabels: { app: nothing } } }\n`],
+    ["selector-matches-pods", `${deployment()}---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: web }\nspec: { podSelector: { matchExpressions: [{ key: app, operator: In, values: [nothing] }] } }\n`],
+    ["servicemonitor-selects-service", `${deployment()}---\n${service()}---\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: { name: web }\nspec: { selector: { matchLabels: { app: none } }, endpoints: [{ port: http }] }\n`],
+    ["hpa-and-replicas", `${deployment("app: web", GOOD_POD, "replicas: 3\n  ")}---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 5 }\n`],
+    ["pdb-blocks-eviction", `${deployment("app: web", GOOD_POD, "replicas: 2\n  ")}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { minAvailable: 2, selector: { matchLabels: { app: web } } }\n`],
+    ["pdb-blocks-eviction", `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 0, selector: { matchLabels: { app: web } } }\n`],
+    ["cluster-scoped-namespace", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: reader, namespace: web }\nrules: []\n`],
+    ["object-schema", deployment("app: web", GOOD_POD, "replicas: three\n  ")],
+    ["unknown-field", deployment("app: web", GOOD_POD.replace("image: registry", "imagePullPolicey: Always\n      image: registry"))],
+    ["unknown-field", deployment("app: web", `${GOOD_POD}\n  resource: { requests: { cpu: 1 } }`)],
+    ["unknown-field", service().replace("spec:", "spec:\n  selectr: { app: web }")],
+    ["image-tag", deployment("app: web", GOOD_POD.replace("web:1.2.3", "web"))],
+    ["image-tag", deployment("app: web", GOOD_POD.replace("web:1.2.3", "web:latest"))],
+    ["resource-requests", deployment("app: web", GOOD_POD.replace("resources: { requests: { cpu: 100m, memory: 64Mi } }", "resources: {}"))],
+    ["readiness-probe", deployment("app: web", GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "livenessProbe: { tcpSocket: { port: http } }"))],
+    ["privileged", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, privileged: true"))],
+    ["privilege-escalation", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "readOnlyRootFilesystem: true"))],
+    ["host-path", deployment("app: web", `${GOOD_POD}\n  volumes: [{ name: logs, hostPath: { path: /var/log } }]`)],
+    ["host-namespaces", deployment("app: web", `${GOOD_POD}\n  hostNetwork: true`)],
+    ["run-as-root", deployment("app: web", GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "runAsUser: 0"))],
+    ["added-capabilities", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, capabilities: { add: [NET_ADMIN] }"))],
+    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: { name: admin }\nroleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin }\nsubjects: []\n`],
+    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: { name: all }\nrules: [{ apiGroups: [""], resources: ["*"], verbs: [get] }]\n`],
+    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: secrets }\nrules: [{ apiGroups: [""], resources: [secrets], verbs: [list] }]\n`],
+    ["memory-limit-without-request", deployment("app: web", GOOD_POD.replace("resources: { requests: { cpu: 100m, memory: 64Mi } }", "resources: { requests: { cpu: 100m }, limits: { memory: 128Mi } }"))],
+  ])("%s fires on the broken case, and an exception silences it", async (rule, yaml) => {
+    expect(await rulesFired(yaml)).toContain(rule);
+    const settings = emptySettings();
+    addPolicyFile(settings, "policies/p.yaml", `exceptions:\n  - { rule: ${rule}, chart: app, reason: accepted }\n`);
+    const silenced = (await findings([chart("app", yaml)], { settings })).filter((f) => f.rule === rule);
+    expect(silenced.map((f) => [f.severity, f.exception?.reason])).toStrictEqual(silenced.map(() => ["info", "accepted"]));
+  });
+
+  it("crds-in-chart tells what deleting the chart does to its CRDs, under the chart's engine", async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, scope: Namespaced, names: { kind: Widget, plural: widgets }, versions: [{ name: v1, served: true, storage: true }] }\n`;
+    const crds = async (engine: "chart" | "release") => (await findings([chart("operator", crd, { engine, objects: objects(crd, "") })])).filter((f) => f.rule === "crds-in-chart");
+    const [underChart] = await crds("chart");
+    const [underRelease] = await crds("release");
+    expect([underChart?.severity, underRelease?.severity]).toStrictEqual(["info", "info"]);
+    expect(underChart?.message).not.toBe(underRelease?.message);
+    expect(await rulesFired(deployment())).not.toContain("crds-in-chart");
+  });
+
+  it.each([
+    ["autoscaling/v2beta2 HorizontalPodAutoscaler", "1.26.0", "autoscaling/v2beta2", true],
+    ["autoscaling/v2beta2 HorizontalPodAutoscaler", "1.25.9", "autoscaling/v2beta2", false],
+    ["policy/v1beta1 PodDisruptionBudget", "1.31.0", "policy/v1beta1", true],
+  ])("removed-api: %s on Kubernetes %s", async (_, kubeVersion, apiVersion, fires) => {
+    const kind = apiVersion.startsWith("policy") ? "PodDisruptionBudget" : "HorizontalPodAutoscaler";
+    const spec = kind === "PodDisruptionBudget" ? "{ maxUnavailable: 1, selector: { matchLabels: { app: web } } }" : "{ scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 3 }";
+    const fired = await rulesFired(`${deployment()}---\napiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: web }\nspec: ${spec}\n`, kubeVersion);
+    expect(fired.includes("removed-api")).toBe(fires);
+  });
+
+  it("custom-resource-schema checks a custom resource against the CRD shipped in the stack", async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, scope: Namespaced, names: { kind: Widget, plural: widgets }, versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, properties: { spec: { type: object, properties: { size: { type: string, enum: [small, large] } } } } } } }] }\n`;
+    const widget = (size: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: ${size} }\n`;
+    const good = await findings([chart("operator", crd, { objects: objects(crd, "") }), chart("app", widget("small"))]);
+    expect(good.filter((f) => f.rule === "custom-resource-schema")).toStrictEqual([]);
+    const bad = (await findings([chart("operator", crd, { objects: objects(crd, "") }), chart("app", widget("huge"))])).filter((f) => f.rule === "custom-resource-schema");
+    expect(bad.map((f) => [f.chart, f.object, f.path])).toStrictEqual([["app", "Widget.example.com web/w", "spec.size"]]);
+  });
+
+  it("hooks-under-chart: an error under helm.v4.Chart unless dropHooks, nothing under a Release", async () => {
+    const job = `apiVersion: batch/v1\nkind: Job\nmetadata: { name: migrate, annotations: { helm.sh/hook: pre-install } }\nspec: { template: { spec: { restartPolicy: Never, containers: [{ name: m, image: m:1 }] } } }\n`;
+    const rule = async (extra: Partial<PolicyChart>) => (await findings([chart("db", job, extra)])).filter((f) => f.rule === "hooks-under-chart").map((f) => f.severity);
+    expect(await rule({})).toStrictEqual(["error"]);
+    expect(await rule({ dropHooks: true })).toStrictEqual([]);
+    expect(await rule({ engine: "release" })).toStrictEqual([]);
+  });
+
+  it("sees a Service in one chart select another chart's pods", async () => {
+    const found = await findings([chart("api", deployment()), chart("edge", service())]);
+    expect(found.filter((f) => f.rule.startsWith("service-"))).toStrictEqual([]);
+    const apart = await findings([chart("api", deployment()), chart("edge", service("app: api"))]);
+    expect(apart.filter((f) => f.rule === "service-selects-pods").map((f) => [f.chart, f.object, f.path])).toStrictEqual([["edge", "Service web/web", "spec.selector"]]);
+  });
+
+  it("lets references to objects declared external pass", async () => {
+    const yaml = deployment("app: web", `${GOOD_POD}\n  imagePullSecrets: [{ name: registry }]`);
+    const settings = emptySettings();
+    expect((await findings([chart("app", yaml)], { settings })).map((f) => f.rule)).toContain("reference-exists");
+    addPolicyFile(settings, "policies/external.yaml", "external:\n  - { kind: Secret, name: registry, namespace: web }\n");
+    expect((await findings([chart("app", yaml)], { settings })).map((f) => f.rule)).not.toContain("reference-exists");
+  });
+});
+
+describe("policy files", () => {
+  const broken = () => [chart("app", deployment("app: web", GOOD_POD.replace("web:1.2.3", "web:latest")))];
+
+  it("set a rule's severity, per stack, or switch it off", async () => {
+    const severity = async (yaml: string) => {
+      const settings = emptySettings();
+      addPolicyFile(settings, "policies/p.yaml", yaml);
+      return (await findings(broken(), { settings })).filter((f) => f.rule === "image-tag").map((f) => f.severity);
+    };
+    expect(await severity("rules: { image-tag: error }\n")).toStrictEqual(["error"]);
+    expect(await severity("rules: { image-tag: { severity: info, stacks: { dev: error } } }\n")).toStrictEqual(["error"]);
+    expect(await severity("rules: { image-tag: off }\n")).toStrictEqual([]);
+  });
+
+  it("silence a finding with an exception and its reason, keeping it visible", async () => {
+    const settings = emptySettings();
+    addPolicyFile(settings, "policies/p.yaml", 'exceptions:\n  - rule: image-tag\n    chart: app\n    object: Deployment.apps web/web\n    reason: "the vendor publishes only latest"\n    until: 2027-01-31\n');
+    const found = (await findings(broken(), { settings })).filter((f) => f.rule === "image-tag");
+    expect(found.map((f) => [f.severity, f.exception])).toStrictEqual([["info", { reason: "the vendor publishes only latest", until: "2027-01-31", file: "policies/p.yaml" }]]);
+  });
+
+  it("turn an expired exception into an error that names it, and flag one that silences nothing", async () => {
+    const settings = emptySettings();
+    addPolicyFile(settings, "policies/p.yaml", "exceptions:\n  - { rule: image-tag, chart: app, reason: vendor, until: 2026-01-31 }\n  - { rule: privileged, chart: app, reason: none needed }\n");
+    const found = await findings(broken(), { settings });
+    expect(found.filter((f) => f.rule === "image-tag").map((f) => f.severity)).toStrictEqual(["warning"]);
+    const expired = found.find((f) => f.rule === "policy-exception-expired");
+    expect([expired?.severity, expired?.message, expired?.position]).toStrictEqual(["error", 'the exception for image-tag expired on 2026-01-31 ("vendor")', { file: "policies/p.yaml", line: 2, column: 5 }]);
+    expect(found.find((f) => f.rule === "policy-exception-unused")?.message).toBe("the exception for privileged silences nothing");
+  });
+
+  it.each([
+    ["exceptions: [{ rule: image-tag, chart: app }]", "exceptions.0.reason: required: why this is acceptable"],
+    ["rules: { image-tag: fatal }", 'rules.image-tag: "fatal" is not a severity'],
+    ["exceptions: [{ rule: image-tag, chart: app, reason: x, until: soon }]", "exceptions.0.until: expected a date YYYY-MM-DD"],
+    ["ruels: {}", "unknown key ruels"],
+  ])("refuse %s", (yaml, message) => {
+    const error = (() => {
+      try {
+        addPolicyFile(emptySettings(), "policies/bad.yaml", yaml);
+      } catch (caught) {
+        return caught as { code: string; details: string[] };
+      }
+      return undefined;
+    })();
+    expect(error?.code).toBe("CONFIG_INVALID");
+    expect(error?.details.join("\n")).toContain(message);
+  });
+});
