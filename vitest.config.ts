@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^chartroom\/pulumi$/, replacement: resolve(root, "src/deploy/pulumi/index.ts") },
       { find: /^chartroom\/codegen$/, replacement: resolve(root, "src/codegen/index.ts") },
+      { find: /^chartroom\/policy$/, replacement: resolve(root, "src/deploy/pulumi/policy-pack.ts") },
       { find: /^chartroom$/, replacement: resolve(root, "src/index.ts") },
     ],
   },

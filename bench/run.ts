@@ -7,6 +7,7 @@ import { benchCheckValues } from "./check-values.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
+import { benchPolicies } from "./policies.js";
 import { benchPublicApi } from "./public-api.js";
 import { benchRenderDiff } from "./render-diff.js";
 
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "oci-resolve": () => benchOciResolve(),
   "render-diff": () => benchRenderDiff(cacheRoot),
   "check-values": () => benchCheckValues(cacheRoot),
+  policies: () => benchPolicies(cacheRoot),
   deploy: benchDeploy,
   "public-api": () => benchPublicApi(),
 };

@@ -74,16 +74,55 @@ export function containers(template: PodTemplate, init = true): Container[] {
 }
 
 /** Every pod template of every object in a namespace of the stack. */
-export function podsIn(context: PolicyContext, namespace: string): PodTemplate[] {
-  const out: PodTemplate[] = [];
+export function podsIn(context: PolicyContext, namespace: string): readonly PodTemplate[] {
+  return indexOf(context).pods.get(namespace) ?? [];
+}
+
+interface StackIndex {
+  /** Pod templates by namespace (hooks left out: they run and go). */
+  pods: Map<string, PodTemplate[]>;
+  /** The pods each Service selects, once asked (two rules ask). */
+  selected: WeakMap<KubernetesObject, PodTemplate[]>;
+  /** `kind namespace name` → the objects (hooks left out). */
+  named: Map<string, KubernetesObject[]>;
+}
+
+// Built once per stack run, not once per rule and object: rules look up
+// thousands of references in stacks of thousands of objects.
+const indexes = new WeakMap<PolicyContext["charts"], StackIndex>();
+
+function push<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const items = map.get(key);
+  if (items === undefined) map.set(key, [item]);
+  else items.push(item);
+}
+
+function indexOf(context: PolicyContext): StackIndex {
+  let index = indexes.get(context.charts);
+  if (index !== undefined) return index;
+  index = { pods: new Map(), named: new Map(), selected: new WeakMap() };
   for (const objects of context.charts.values()) {
     for (const object of objects) {
-      if (object.namespace !== namespace || object.hook !== undefined) continue;
+      if (object.hook !== undefined) continue;
+      push(index.named, `${object.kind} ${object.namespace} ${object.name}`, object);
       const template = podTemplate(object);
-      if (template !== undefined) out.push(template);
+      if (template !== undefined) push(index.pods, object.namespace, template);
     }
   }
-  return out;
+  indexes.set(context.charts, index);
+  return index;
+}
+
+/** The pod templates a Service's selector picks, across the stack, in its namespace. */
+export function selectedPods(service: KubernetesObject, context: PolicyContext): readonly PodTemplate[] {
+  const index = indexOf(context);
+  let pods = index.selected.get(service);
+  if (pods === undefined) {
+    const selector = Object.entries(record(record(service.body.spec).selector));
+    pods = podsIn(context, service.namespace).filter((pod) => selector.every(([key, value]) => pod.labels[key] === value));
+    index.selected.set(service, pods);
+  }
+  return pods;
 }
 
 /** `matchLabels` and `matchExpressions` of a LabelSelector (or a plain map, as Services use). */
@@ -122,12 +161,7 @@ export function isEmptySelector(selector: unknown): boolean {
 
 /** Objects of a kind by name across the stack, in a namespace ("" for cluster-scoped). */
 export function find(context: PolicyContext, kind: string, namespace: string, name: string, group?: string): KubernetesObject | undefined {
-  for (const objects of context.charts.values()) {
-    for (const object of objects) {
-      if (object.kind === kind && object.name === name && object.namespace === namespace && (group === undefined || object.group === group) && object.hook === undefined) return object;
-    }
-  }
-  return undefined;
+  return indexOf(context).named.get(`${kind} ${namespace} ${name}`)?.find((object) => group === undefined || object.group === group);
 }
 
 /** Whether an object of this kind and name exists in the stack or is declared external. */

@@ -34,6 +34,14 @@ export function parseManifest(text: string, namespace: string, label: string, sh
       raw.push({ body: value, source });
     }
   }
+  return objectsOf(raw, namespace);
+}
+
+/**
+ * Objects from parsed bodies: identity, and the release namespace given to
+ * namespaced objects that name none (a CRD among them decides its kind's scope).
+ */
+export function objectsOf(raw: readonly { body: Record<string, unknown>; source?: string }[], namespace: string): RenderedObject[] {
   const scopes = crdScopes(raw.map((item) => item.body));
   return raw.filter((item) => typeof item.body.kind === "string").map((item) => toObject(item.body, item.source, namespace, scopes));
 }

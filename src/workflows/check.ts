@@ -8,7 +8,7 @@ import { checkValues, type ValuesFinding } from "../values/check.js";
 import { readValuesLayers } from "../values/layers.js";
 import { SchemaCache } from "../values/schema.js";
 import { contractFor } from "./archives.js";
-import { policyChart, policyFindings } from "./policies.js";
+import { policyChart, policyFindings, startPolicies } from "./policies.js";
 import type { Project } from "./project.js";
 import type { StackSpec } from "../config/types.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
@@ -26,6 +26,7 @@ export interface CheckOptions {
 }
 
 export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
+  startPolicies(project);
   const schemas = new SchemaCache();
   const charts = selectCharts(project, options.charts);
   const stacks = stacksFor(project, options.stack);

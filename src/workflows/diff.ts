@@ -7,7 +7,7 @@ import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
 import type { ArchiveTarget } from "./archives.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
-import { policyFindings, stackCharts } from "./policies.js";
+import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import { openProject, type Project } from "./project.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
 import { settleAll } from "../util/pool.js";
@@ -42,6 +42,7 @@ export interface DiffOptions {
  * every-render noise changed.
  */
 export async function diff(project: Project, options: DiffOptions = {}): Promise<DiffReport> {
+  startPolicies(project);
   if (options.to !== undefined && options.base !== undefined) {
     throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
   }

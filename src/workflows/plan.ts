@@ -8,7 +8,7 @@ import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
 import { archiveFor } from "./archives.js";
 import { compareSides, versionTarget } from "./compare.js";
-import { policyFindings, stackCharts } from "./policies.js";
+import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import type { Project } from "./project.js";
 import { selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
 
@@ -30,6 +30,7 @@ export interface PlanOptions {
  * reported per chart, not thrown.
  */
 export async function plan(project: Project, options: PlanOptions = {}): Promise<PlanReport> {
+  startPolicies(project);
   const charts = selectCharts(project, options.charts);
   let done = 0;
   const rows = await mapLimit(charts, 4, async (spec) => {

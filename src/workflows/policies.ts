@@ -5,8 +5,9 @@ import { createJiti } from "jiti";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Finding } from "../model/findings.js";
+import type { ValuesLayer } from "../model/values.js";
 import type { KubernetesObject, PolicyRule } from "../model/policy.js";
-import { BUILTIN_RULE_IDS, builtinRules } from "../policy/builtin.js";
+import { BUILTIN_RULE_IDS, builtinRules, warmPolicies } from "../policy/builtin.js";
 import { runPolicies, type PolicyChart } from "../policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
 import { didYouMean } from "../util/nearest.js";
@@ -26,6 +27,16 @@ export interface Policies {
 
 // Keyed by the project: one read per project and run, never shared between projects.
 const loaded = new WeakMap<Project, Promise<Policies>>();
+
+/**
+ * Start what the policies need (the platform's policies/, the schemas) at
+ * the start of a workflow, so it is ready when the renders are. Errors
+ * surface where the policies are used.
+ */
+export function startPolicies(project: Project): void {
+  warmPolicies();
+  policiesOf(project).catch(() => undefined);
+}
 
 /** policies/ read once per project (absent: no settings, no custom rules), every name in it checked. */
 export function policiesOf(project: Project): Promise<Policies> {
@@ -105,8 +116,8 @@ export async function stackCharts(project: Project, stack: StackSpec | undefined
 }
 
 /** One chart of a stack, rendered (at its pin, or at `target`), as the rules see it. */
-export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget): Promise<PolicyChart> {
-  const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) } });
+export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget, extra: readonly ValuesLayer[] = []): Promise<PolicyChart> {
+  const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
   const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
   return { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
 }

@@ -7,7 +7,7 @@ import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
 import type { ArchiveTarget } from "./archives.js";
 import { compareSides } from "./compare.js";
-import { policyFindings, stackCharts } from "./policies.js";
+import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import { lock } from "./lock.js";
 import type { Project } from "./project.js";
 import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
@@ -35,6 +35,7 @@ export interface UpgradeOptions {
 }
 
 export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  startPolicies(project);
   const stacks = stacksFor(project, options.stack);
   const plan: UpgradePlan = { moves: [], notes: [], charts: [] };
   for (const spec of selectCharts(project, options.charts)) {

@@ -87,7 +87,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
     this.version = pulumi.output(plan.pin.version);
     this.reasons = pulumi.output(plan.engine.reasons);
     this.values = merged;
-    this.registerOutputs({ engine: this.engine, version: this.version, reasons: this.reasons });
+    // The chart key, for the policy pack: it finds each object's chart through its parents.
+    this.registerOutputs({ chart: plan.spec.key, engine: this.engine, version: this.version, reasons: this.reasons });
   }
 }
 

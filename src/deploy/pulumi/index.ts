@@ -1,17 +1,15 @@
 // chartroom/pulumi: every declared chart of a stack deployed as the lock says,
 // from the verified archive, with values validated before anything is created.
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { WrittenConfig } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
-import { LOCKFILE_NAME } from "../../lockfile/constants.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
 import { openProject } from "../../workflows/project.js";
 import { ChartDeployment, type ChartResourceOptions } from "./deployment.js";
+import { projectRoot } from "./root.js";
 
 export { ChartDeployment, type ChartDeploymentArgs, type ChartResourceOptions } from "./deployment.js";
 export { retainCrds } from "./args.js";
@@ -108,18 +106,6 @@ export async function deployCharts<R extends string, C extends string>(config: W
     );
   }
   return created as Record<C, ChartDeployment>;
-}
-
-/**
- * Pulumi runs a program in its `main` folder (say pulumi/), while the
- * platform's files sit at the project's root: the nearest folder up from
- * there that holds charts.lock.json.
- */
-function projectRoot(): string {
-  for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, LOCKFILE_NAME))) return dir;
-    if (dirname(dir) === dir) return process.cwd();
-  }
 }
 
 function unknownChart(key: string, keys: string[]): never {

@@ -1,5 +1,5 @@
-import type { KubernetesObject, PolicyContext, PolicyRule, RuleResult } from "../../model/policy.js";
-import { containerPorts, containers, describePort, exists, find, hasPort, isEmptySelector, list, matches, podsIn, podTemplate, portRef, record, text, type Json, type PodTemplate } from "../objects.js";
+import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
+import { containerPorts, containers, describePort, exists, find, hasPort, isEmptySelector, list, matches, podsIn, podTemplate, portRef, record, selectedPods, text, type Json } from "../objects.js";
 
 // The agreement chain: objects that are each valid alone but must agree with
 // one another for the workload to serve anything. Checked across every chart
@@ -7,12 +7,6 @@ import { containerPorts, containers, describePort, exists, find, hasPort, isEmpt
 
 function services(objects: readonly KubernetesObject[]): KubernetesObject[] {
   return objects.filter((object) => object.group === "" && object.kind === "Service" && object.hook === undefined);
-}
-
-/** Pods a Service's selector picks, across the stack, in its namespace. */
-function selectedPods(service: KubernetesObject, context: PolicyContext): PodTemplate[] {
-  const selector = record(record(service.body.spec).selector);
-  return podsIn(context, service.namespace).filter((pod) => matches(selector, pod.labels, true));
 }
 
 function selects(service: KubernetesObject): boolean {

@@ -33,29 +33,43 @@ export type ObjectValidator = (body: unknown) => { path: string; message: string
  * fields they do not know: the rule unknown-field reports those.
  */
 export async function loadValidators(objects: readonly KubernetesObject[]): Promise<Map<string, ObjectValidator>> {
-  const out = new Map<string, ObjectValidator>();
-  const wanted = new Set(objects.map((object) => `${object.apiVersion} ${object.kind}`));
-  await Promise.all(
-    [...wanted].map(async (entry) => {
-      const [apiVersion = "", kind = ""] = entry.split(" ");
-      const module = apiVersion.includes("/") ? apiVersion : `v1`;
-      if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module)) return;
-      // Only the group/versions the package ships: anything else is a custom resource.
-      const loaded = (await import(/* @vite-ignore */ `kubernetes-models/${module}`).catch(() => undefined)) as Record<string, new (body: unknown) => { validate(): void }> | undefined;
-      const Model = loaded?.[kind];
-      if (Model === undefined || (apiVersion !== "v1" && !apiVersion.includes("/"))) return;
-      out.set(entry, (body) => {
-        try {
-          new Model(body).validate();
-          return [];
-        } catch (error) {
-          const errors = (error as { errors?: { instancePath: string; message?: string }[] }).errors ?? [];
-          return errors.map((e) => ({ path: e.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: e.message ?? "is not valid" }));
-        }
-      });
-    }),
-  );
-  return out;
+  const wanted = [...new Set(objects.map((object) => `${object.apiVersion} ${object.kind}`))];
+  const found = await Promise.all(wanted.map((entry) => validatorFor(entry)));
+  return new Map(wanted.flatMap((entry, i) => (found[i] === undefined ? [] : [[entry, found[i]] as const])));
+}
+
+// Module imports are per process anyway: one promise per kind for the process.
+const validators = new Map<string, Promise<ObjectValidator | undefined>>();
+
+/** The validator of one `apiVersion kind`, or undefined for kinds the package does not ship (custom resources). */
+export function validatorFor(entry: string): Promise<ObjectValidator | undefined> {
+  let hit = validators.get(entry);
+  if (hit === undefined) {
+    hit = importValidator(entry);
+    validators.set(entry, hit);
+  }
+  return hit;
+}
+
+async function importValidator(entry: string): Promise<ObjectValidator | undefined> {
+  const [apiVersion = "", kind = ""] = entry.split(" ");
+  const module = apiVersion.includes("/") ? apiVersion : "v1";
+  if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module) || !/^[A-Z][A-Za-z0-9]*$/.test(kind) || (apiVersion !== "v1" && !apiVersion.includes("/"))) return undefined;
+  // One kind's module (its group's index loads every kind of the group).
+  const loaded = (await import(/* @vite-ignore */ `kubernetes-models/${module}/${kind}`).catch(() => undefined)) as Record<string, { prototype: { validate(this: unknown): void } }> | undefined;
+  const Model = loaded?.[kind];
+  if (Model === undefined) return undefined;
+  // The model's validate on the body itself: constructing a model deep-copies the object first.
+  const validate = Model.prototype.validate;
+  return (body) => {
+    try {
+      validate.call(body);
+      return [];
+    } catch (error) {
+      const errors = (error as { errors?: { instancePath: string; message?: string }[] }).errors ?? [];
+      return errors.map((e) => ({ path: e.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: e.message ?? "is not valid" }));
+    }
+  };
 }
 
 /** The built-in-kind schema rule over validators loaded beforehand (loading is the async part). */

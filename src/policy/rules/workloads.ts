@@ -23,7 +23,7 @@ export const imageTag: PolicyRule = {
       if (image.includes("@sha256:")) return;
       const tag = /:([^/:]+)$/.exec(image)?.[1];
       if (tag !== undefined && tag !== "latest") return;
-      out.push({ object, path: `${path}.image`, message: `runs ${image || "(no image)"} ${tag === undefined ? "without a tag" : "at :latest"}: what runs changes without a deploy`, hint: "pin a tag, or better a digest (image@sha256:…)" });
+      out.push({ object, path: `${path}.image`, message: tag === undefined ? `runs ${image || "(no image)"} without a tag: what runs changes without a deploy` : `runs ${image}: the latest tag moves, so what runs changes without a deploy`, hint: "pin a tag, or better a digest (image@sha256:…)" });
     });
   },
 };
