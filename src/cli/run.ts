@@ -32,10 +32,10 @@ export interface RunResult {
 export async function runCli(argv: string[], context: CliContext): Promise<RunResult> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") return { output: topHelp(), errors: "", exitCode: 0 };
-  if (name === undefined) return { output: "", errors: `name a command\n\n${topHelp()}`, exitCode: 1 };
+  if (name === undefined) return usageError(new ChartroomError("USAGE", "name a command", { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }));
   if (name === "--version" || name === "-v") return { output: "chartroom 0.1.0", errors: "", exitCode: 0 };
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (entry === undefined) return { output: "", errors: `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n\n${topHelp()}`, exitCode: 1 };
+  if (entry === undefined) return usageError(new ChartroomError("USAGE", `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}`, { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }));
   const command = await entry.load();
   const formats = FORMATS.filter((format) => command.reports.every((kind) => formatsOf(kind).includes(format)));
   try {
@@ -65,15 +65,36 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
 function failure(error: unknown, command: Command, formats: readonly Format[]): RunResult {
   if (InternalError.isInternal(error)) return { output: "", errors: redact(`${formatError(error)}\n${error.stack ?? ""}`), exitCode: 1 };
   if (ChartroomError.isInstance(error)) {
-    const usage = error.code === "USAGE" ? `\n\n${commandHelp(command, formats)}` : "";
-    return { output: "", errors: `${formatError(error)}${usage}`, exitCode: exitCodeOf(error.code) };
+    return error.code === "USAGE" ? usageError(error, command) : { output: "", errors: formatError(error), exitCode: exitCodeOf(error.code) };
   }
-  if ((error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-    return { output: "", errors: `${(error as Error).message}\n\n${commandHelp(command, formats)}`, exitCode: 1 };
-  }
+  const parseError = argsError(error, command, formats);
+  if (parseError !== undefined) return usageError(parseError, command);
   // Anything else is a bug: say so, with its stack, credentials scrubbed.
   const internal = new InternalError((error as Error)?.message ?? String(error), { cause: error });
   return { output: "", errors: redact(`${formatError(internal)}\n${(error as Error)?.stack ?? ""}`), exitCode: 1 };
+}
+
+/** A usage error: the code, the message, a short hint and the command's usage line, not its whole help. */
+function usageError(error: ChartroomError, command?: Command): RunResult {
+  const usage = command === undefined ? "usage: chartroom <command> [options]" : `usage: ${command.usage}`;
+  return { output: "", errors: `${formatError(error)}\n${usage}`, exitCode: 1 };
+}
+
+/** node:util parseArgs' errors, in chartroom's words. */
+function argsError(error: unknown, command: Command, formats: readonly Format[]): ChartroomError | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined || !code.startsWith("ERR_PARSE_ARGS")) return undefined;
+  const message = (error as Error).message;
+  const help = `chartroom ${command.name} --help lists its options`;
+  const option = /'(-[^']*)'/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
+    const known = Object.keys({ ...COMMON_OPTIONS, ...command.options }).map((name) => `--${name}`);
+    return new ChartroomError("USAGE", `${command.name} has no option ${option}${didYouMean(option, known)}`, { hint: help });
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return new ChartroomError("USAGE", message.replace(/\.$/, "").replace(/^Option /, "option "), { hint: option === "--format" || option === "-o" ? `--format ${formats.join(" | ")}` : help });
+  }
+  return new ChartroomError("USAGE", message.split("\n")[0]?.replace(/\.$/, "") ?? message, { hint: help });
 }
 
 function topHelp(): string {

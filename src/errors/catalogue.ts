@@ -33,6 +33,7 @@ export const CATALOGUE = {
   ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },
   VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
   PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
+  INPUT_TOO_LARGE: { exit: 1, meaning: "a file or YAML document is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the file; raise CHARTROOM_MAX_FILE_BYTES only if it really is this large" },
   FILE_UNREADABLE: { exit: 1, meaning: "a file chartroom needs is a folder, unreadable, or not allowed", hint: "check the path and its permissions" },
   INTERNAL: { exit: 1, meaning: "a bug in chartroom: something it assumed did not hold", hint: "please report it with the command you ran" },
 } as const satisfies Record<string, { exit: 1 | 2; meaning: string; hint: string }>;

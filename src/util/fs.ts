@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ChartroomError, type Place } from "../errors/index.js";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 
 /**
@@ -46,17 +46,54 @@ const ERRNO: Record<string, string> = {
 /**
  * A file's bytes, or a FILE_UNREADABLE error that says which file, what it
  * is for, what went wrong and what to do: never a raw errno with a stack.
+ * Only regular files are read (a FIFO would block the run forever).
  */
-export async function readFileFor(path: string, what: string, options: { place?: Place; hint?: string } = {}): Promise<Buffer> {
+export async function readFileFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number } = {}): Promise<Buffer> {
   try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new ChartroomError("FILE_UNREADABLE", `${what} ${ERRNO.EISDIR}: ${path}`, { place: { file: path, ...options.place }, hint: options.hint });
+    if (!info.isFile()) throw new ChartroomError("FILE_UNREADABLE", `${what} is not a regular file (a pipe, socket or device): ${path}`, { place: { file: path, ...options.place }, hint: options.hint ?? "point chartroom at a plain file" });
+    if (options.maxBytes !== undefined && info.size > options.maxBytes) {
+      throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(info.size)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, { place: { file: path, ...options.place }, hint: "split it, or raise CHARTROOM_MAX_FILE_BYTES if it really is this large" });
+    }
     return await readFile(path);
   } catch (error) {
     throw fileError(error, path, what, options);
   }
 }
 
+/** A text file that must be UTF-8 (as Helm requires of values files): undefined when absent and `optional`. */
+export async function readTextFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean; shown?: string } = {}): Promise<string | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFileFor(path, what, options);
+  } catch (error) {
+    if (options.optional === true && ChartroomError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    // Where: the first replacement character of a lenient decode.
+    const lenient = new TextDecoder("utf-8").decode(bytes);
+    const line = lenient.slice(0, Math.max(0, lenient.indexOf("\uFFFD"))).split("\n").length;
+    throw new ChartroomError("CONFIG_INVALID", `${options.shown ?? path} is not UTF-8 (an invalid byte on line ${line})`, { place: { file: options.shown ?? path, line, ...options.place }, hint: "save the file as UTF-8 (Helm refuses anything else)" });
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+}
+
+/** The largest file chartroom reads (values, policy files, indexes): 64 MiB, or CHARTROOM_MAX_FILE_BYTES. */
+export function maxFileBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const given = Number(env.CHARTROOM_MAX_FILE_BYTES);
+  return Number.isInteger(given) && given > 0 ? given : 64 << 20;
+}
+
 /** An fs error as FILE_UNREADABLE (known errno codes), anything else passed on. */
 export function fileError(error: unknown, path: string, what: string, options: { place?: Place; hint?: string } = {}): unknown {
+  if (ChartroomError.isInstance(error)) return error;
   const code = (error as NodeJS.ErrnoException).code ?? "";
   const why = ERRNO[code];
   if (why === undefined) return error;

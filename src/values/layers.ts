@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from "yaml";
 import { ChartroomError } from "../errors/index.js";
 import type { ValuesLayer } from "../model/values.js";
+import { maxFileBytes, readTextFor } from "../util/fs.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
 
@@ -31,10 +31,7 @@ export async function readValuesLayers(configDir: string, chart: string, stack: 
   const names = [`values/${chart}/values.yaml`, ...(stack === undefined ? [] : [`values/${chart}/${stack}.yaml`])];
   const layers: ParsedLayer[] = [];
   for (const name of names) {
-    const text = await readFile(join(configDir, name), "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
+    const text = await readTextFor(join(configDir, name), "the values file", { optional: true, maxBytes: maxFileBytes(), shown: name, place: { file: name } });
     if (text !== undefined) layers.push(...parseValuesFile(name, text));
   }
   return layers;
@@ -42,7 +39,8 @@ export async function readValuesLayers(configDir: string, chart: string, stack: 
 
 export function parseValuesFile(name: string, text: string): ParsedLayer[] {
   const counter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter: counter });
+  // Duplicate keys are found below in one pass: the parser's own check is quadratic in a map's size.
+  const documents = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: false });
   const list = Array.isArray(documents) ? documents : [documents];
   const layers: ParsedLayer[] = [];
   for (const document of list) {
@@ -54,7 +52,7 @@ export function parseValuesFile(name: string, text: string): ParsedLayer[] {
         hint: "fix the YAML syntax in the values file",
       });
     }
-    const values = document.toJS() as unknown;
+    const values = toValues(document, name);
     if (values === null || values === undefined) continue;
     if (!isRecord(values)) {
       throw new ChartroomError("CONFIG_INVALID", `${name} must hold a map of values`, { place: { file: name }, hint: "values files are YAML maps: key: value" });
@@ -69,12 +67,29 @@ export function parseValuesFile(name: string, text: string): ParsedLayer[] {
   return layers;
 }
 
+/** The document as plain values; an alias bomb is refused, not expanded. */
+function toValues(document: Document, name: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 1000 }) as unknown;
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new ChartroomError("INPUT_TOO_LARGE", `${name} expands too far through YAML aliases (more than 1,000 alias uses, or aliases of aliases)`, { place: { file: name }, hint: "write the values out, or use fewer aliases (a file like this is how YAML alias bombs work)" });
+    }
+    throw error;
+  }
+}
+
 function collect(node: Node | null, path: (string | number)[], file: string, counter: LineCounter, out: Map<string, Position>): void {
   if (isMap(node)) {
+    const seen = new Set<string>();
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
       const range = (pair.key as { range?: [number, number, number] } | null)?.range;
       const at = range === undefined ? { line: 0, col: 0 } : counter.linePos(range[0]);
+      if (seen.has(key)) {
+        throw new ChartroomError("CONFIG_INVALID", `${file} is not valid YAML: the key "${key}" appears twice in the same map`, { place: { file, line: at.line, column: at.col }, hint: "keep one of them (Helm refuses duplicate keys)" });
+      }
+      seen.add(key);
       out.set(pathKey([...path, key]), { file, line: at.line, column: at.col });
       collect(pair.value as Node | null, [...path, key], file, counter, out);
     }

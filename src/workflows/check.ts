@@ -23,6 +23,11 @@ export interface CheckOptions {
   charts?: readonly string[];
   /** One stack; every declared stack when absent. */
   stack?: string;
+  /**
+   * Values files nothing reads are errors (else warnings).
+   * @default false
+   */
+  strict?: boolean;
 }
 
 export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
@@ -47,7 +52,7 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
     project.progress(`policies for stack ${stackName(stack)}`);
     policies.push(...(await stackPolicies(project, stack)).filter((found) => keys.has(found.chart)));
   }
-  const findings: Finding[] = [...(await orphanedValues(project)), ...values.flat(), ...policies];
+  const findings: Finding[] = [...(await orphanedValues(project, options.strict === true ? "error" : "warning")), ...values.flat(), ...policies];
   return { report: "check", format: 1, checked: charts.length * stacks.length, findings, failed: findings.some((found) => found.severity === "error") };
 }
 
@@ -92,12 +97,12 @@ function helmSays(error: ChartroomError): string[] {
  * chart, `values/web/production.yaml` when the stack is `prod`. Helm never
  * sees them, so a change there would pass review and change nothing.
  */
-async function orphanedValues(project: Project): Promise<ValuesFinding[]> {
+async function orphanedValues(project: Project, severity: "error" | "warning"): Promise<ValuesFinding[]> {
   const root = join(project.config.dir, "values");
   const charts = new Set(project.config.charts.map((spec) => spec.key));
   const stacks = new Set(project.config.stacks.map((stack) => stack.name));
   const out: ValuesFinding[] = [];
-  const unread = (chart: string, path: string, message: string, hint: string): ValuesFinding => ({ chart, stack: "*", severity: "error", rule: "values-file-unread", path, message, hint, position: { file: path, line: 1, column: 1 } });
+  const unread = (chart: string, path: string, message: string, hint: string): ValuesFinding => ({ chart, stack: "*", severity, rule: "values-file-unread", path, message, hint, position: { file: path, line: 1, column: 1 } });
   const folders = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of folders) {
     if (!entry.isDirectory()) {

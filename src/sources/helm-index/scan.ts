@@ -15,6 +15,8 @@ const UNSAFE_START = /^[[{&*!|>%@`]/;
 export function scanIndex(text: string): Map<string, RawEntry[]> | undefined {
   if (text.includes("\t") || text.includes("\r")) return undefined;
   const lines = text.split("\n");
+  // Keys the scan skips may still repeat: the full parser reports where.
+  if (hasDuplicateKey(lines)) return undefined;
   const start = findEntries(lines);
   if (start === undefined) return undefined;
   const charts = new Map<string, RawEntry[]>();
@@ -258,4 +260,48 @@ function unquote(value: string): string | null | undefined {
     return undefined;
   }
   return value.trimEnd();
+}
+
+const ANY_KEY = /^([^\s'"#?][^:]*?):(?: (.*))?$/;
+
+/**
+ * Whether any map of the block-style document repeats a key, at any depth,
+ * in one pass: maps are tracked by indent (a list item `- ` opens a new one),
+ * block scalars and multi-line quoted values are stepped over.
+ */
+export function hasDuplicateKey(lines: readonly string[]): boolean {
+  const frames: { indent: number; keys: Set<string> }[] = [];
+  let skipDeeperThan = -1;
+  for (const line of lines) {
+    const indent = indentOf(line);
+    if (indent < 0) continue;
+    if (skipDeeperThan >= 0) {
+      if (indent > skipDeeperThan) continue;
+      skipDeeperThan = -1;
+    }
+    let at = indent;
+    let text = line.slice(indent);
+    while (text.startsWith("- ")) {
+      const rest = text.slice(2);
+      const spaces = rest.length - rest.trimStart().length;
+      at += 2 + spaces;
+      text = rest.trimStart();
+      // A new list item: the maps of the previous item at this depth and deeper are done.
+      while (frames.length > 0 && (frames.at(-1)?.indent ?? -1) >= at) frames.pop();
+    }
+    while (frames.length > 0 && (frames.at(-1)?.indent ?? -1) > at) frames.pop();
+    const match = ANY_KEY.exec(text);
+    if (match === null) continue;
+    let frame = frames.at(-1);
+    if (frame === undefined || frame.indent !== at) {
+      frame = { indent: at, keys: new Set() };
+      frames.push(frame);
+    }
+    const key = match[1] as string;
+    if (frame.keys.has(key)) return true;
+    frame.keys.add(key);
+    const value = match[2]?.trim() ?? "";
+    if (/^[|>][-+0-9]*$/.test(value) || opensQuote(value)) skipDeeperThan = at;
+  }
+  return false;
 }
