@@ -55,11 +55,17 @@ async function importConfig(file: string): Promise<unknown> {
     return module.default ?? module;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const located = /\((\d+):(\d+)\)/.exec(message);
-    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load the config: ${message.split("\n")[0]}`, {
-      place: { file, line: located ? Number(located[1]) : undefined, column: located ? Number(located[2]) : undefined },
+    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load the config: ${message.split("\n")[0]?.trim()}`, {
+      place: { file, ...locationIn(message, file) },
       hint: "fix the syntax error; the file must `export default defineConfig({ ... })`",
       cause: error,
     });
   }
+}
+
+/** Where a loader's error message says the problem is: `file:line:column`, or babel's `(line:column)`. */
+export function locationIn(message: string, file: string): { line?: number; column?: number } {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const located = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(message) ?? /\((\d+):(\d+)\)/.exec(message);
+  return located === null ? {} : { line: Number(located[1]), column: Number(located[2]) };
 }

@@ -1,4 +1,5 @@
 import { isRecord } from "../util/json.js";
+import { sealedBytes, secretBytes } from "../util/sealed.js";
 import type { Segment } from "../util/tree-path.js";
 import type { FieldChange } from "../util/tree.js";
 
@@ -9,10 +10,9 @@ export interface MaskedValue {
   bytes: number;
 }
 
-/** Bytes a Secret value holds: `data` is base64, `stringData` is text. */
+/** Bytes a Secret value holds: `data` is base64, `stringData` is text; a sealed value says. */
 function byteLength(value: unknown, field: string): number {
-  const text = typeof value === "string" ? value : JSON.stringify(value ?? "");
-  return field === "data" ? Buffer.from(text, "base64").length : Buffer.byteLength(text);
+  return sealedBytes(value) ?? secretBytes(value, field).length;
 }
 
 const masked = (value: unknown, field: string): MaskedValue => ({ masked: true, bytes: byteLength(value, field) });

@@ -9,6 +9,7 @@ import { type RenderedObject } from "../model/objects.js";
 import type { Runner } from "./run.js";
 import { helmTemplate, type TemplateRequest } from "./template.js";
 import { settleAll } from "../util/pool.js";
+import { rememberValuesInSecrets, sealingKey, sealSecrets } from "./seal.js";
 
 /** What `helm template` gets, with the archive's digest (part of the cache key) instead of a bare path. */
 export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"> {
@@ -25,6 +26,13 @@ export interface Rendering {
 export interface RenderOptions {
   cacheRoot: string;
   noCache?: boolean;
+  /**
+   * Secret values as rendered (for --show-secrets): neither read from nor
+   * written to the cache. Otherwise every Secret value is sealed (a keyed
+   * digest and its length), in the cache and in what is returned.
+   * @default false
+   */
+  reveal?: boolean;
   run?: Runner;
   /** Blocks read by earlier parses (the other side of a diff), reused when the text matches. */
   shared?: SharedBlocks;
@@ -36,20 +44,29 @@ export interface RenderOptions {
  * under a key of every input, so a warm run renders nothing.
  */
 export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
-  // Rendered Secrets may hold values from values files: owner-only.
-  const cache = recordStore(options.cacheRoot, "render", 2, renderRecordSchema, { mode: 0o600 });
-  const key = renderKey(input);
-  if (options.noCache !== true) {
-    const hit = await cache.read(key);
-    if (hit !== null) return { ...hit, cached: true };
+  // Rendered Secrets are sealed before they reach the cache; the cache is owner-only all the same.
+  const cache = recordStore(options.cacheRoot, "render", 3, renderRecordSchema, { mode: 0o600 });
+  const key = await sealingKey(options.cacheRoot);
+  const cacheKey = renderKey(input);
+  const reveal = options.reveal === true;
+  if (options.noCache !== true && !reveal) {
+    const hit = await cache.read(cacheKey);
+    if (hit !== null) {
+      rememberValuesInSecrets(hit.objects, input.values, key);
+      return { ...hit, cached: true };
+    }
   }
   const request = { ...input, chart: input.archive.path };
   const [first, second] = await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
-  const objects = parseManifest(first, input.namespace, input.label, shared);
-  const again = first === second ? objects : parseManifest(second, input.namespace, input.label, shared);
-  const rendering = { objects, unstable: first === second ? [] : unstableFields(objects, again) };
-  await cache.write(key, rendering);
+  const parsed = parseManifest(first, input.namespace, input.label, shared);
+  const again = first === second ? parsed : parseManifest(second, input.namespace, input.label, shared);
+  const sealed = sealSecrets(parsed, key);
+  rememberValuesInSecrets(sealed, input.values, key);
+  const unstable = first === second ? [] : unstableFields(sealed, again === parsed ? sealed : sealSecrets(again, key));
+  if (reveal) return { objects: parsed, unstable, cached: false };
+  const rendering = { objects: sealed, unstable };
+  await cache.write(cacheKey, rendering);
   return { ...rendering, cached: false };
 }
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from "yaml";
 import { ChartroomError } from "../errors/index.js";
+import { rememberSecret } from "../errors/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
 import { maxFileBytes, readTextFor } from "../util/fs.js";
 import { isRecord } from "../util/json.js";
@@ -57,6 +58,7 @@ export function parseValuesFile(name: string, text: string): ParsedLayer[] {
     if (!isRecord(values)) {
       throw new ChartroomError("CONFIG_INVALID", `${name} must hold a map of values`, { place: { file: name }, hint: "values files are YAML maps: key: value" });
     }
+    rememberSecretLooking(values);
     const positions = new Map<string, Position>();
     collect(document.contents, [], name, counter, positions);
     // Each document is its own layer; the text passed to helm is that document alone.
@@ -108,4 +110,32 @@ export function positionOf(layers: readonly ParsedLayer[], path: readonly (strin
     }
   }
   return undefined;
+}
+
+// A key looks secret by its words (camelCase, snake_case, kebab-case):
+// password, token, secret, credentials…, or a compound ending in key (apiKey,
+// tls_key); not when it names or points at one (secretName, secretKeyRef,
+// existingSecret, passwordFile) and not a bare `key`.
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "token", "tokens", "secret", "secrets", "credential", "credentials"]);
+const POINTERS = new Set(["name", "names", "ref", "refs", "namespace", "file", "path", "enabled", "create", "annotations", "labels", "keys", "length", "policy", "mount", "env", "provider"]);
+
+export function looksSecret(key: string): boolean {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_.-]+/).filter(Boolean);
+  const last = words.at(-1) ?? "";
+  if (words.length === 0 || POINTERS.has(last) || words[0] === "existing") return false;
+  return words.some((word) => SECRET_WORDS.has(word)) || (words.length > 1 && last === "key");
+}
+
+/**
+ * Strings under keys that look secret are scrubbed from everything chartroom
+ * prints from now on (Helm's own messages included), as credentials are.
+ */
+export function rememberSecretLooking(value: unknown, secret = false): void {
+  if (typeof value === "string") {
+    if (secret) rememberSecret(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) rememberSecretLooking(item, secret);
+  } else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) rememberSecretLooking(item, secret || looksSecret(key));
+  }
 }

@@ -32,7 +32,7 @@ export interface CompareOptions extends ReportOptions {
 
 async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared: SharedBlocks): Promise<(ChartSide & { helm: string }) | null> {
   if (side === null) return null;
-  const rendering = await renderFor(side.project, { spec: side.spec, stack, target: side.target, noCache: options.noCache, shared, extra: options.extra });
+  const rendering = await renderFor(side.project, { spec: side.spec, stack, target: side.target, noCache: options.noCache, shared, extra: options.extra, reveal: options.showSecrets });
   return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable), helm: rendering.helm };
 }
 

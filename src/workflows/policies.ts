@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
+import { locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Finding } from "../model/findings.js";
@@ -98,7 +99,8 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
     const module = (await jiti.import(file)) as { default?: unknown };
     rule = module.default;
   } catch (error) {
-    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load ${shown}: ${(error as Error).message.split("\n")[0]}`, { place: { file: shown }, hint: "fix the error in the policy file", cause: error });
+    const message = (error as Error).message ?? String(error);
+    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load ${shown}: ${message.split("\n")[0]?.trim()}`, { place: { file: shown, ...locationIn(message, file) }, hint: "fix the error in the policy file", cause: error });
   }
   const candidate = rule as Partial<PolicyRule> | undefined;
   if (typeof candidate?.id !== "string" || !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) || typeof candidate.check !== "function" || typeof candidate.description !== "string" || !["error", "warning", "info"].includes(String(candidate.severity))) {

@@ -17,6 +17,8 @@ export interface RenderRequest {
   shared?: SharedBlocks;
   /** Values above the platform's, as values given in code are. */
   extra?: readonly ValuesLayer[];
+  /** Secret values as rendered, not sealed (--show-secrets); never cached. */
+  reveal?: boolean;
 }
 
 export interface ChartRendering extends Rendering {
@@ -44,7 +46,7 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
       includeCrds: !spec.skipCrds,
       ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
     },
-    { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared },
+    { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal },
   );
   return { ...rendering, version, helm: `${helm.version} (${helm.origin})` };
 }

@@ -5,6 +5,7 @@ import { builtinRules } from "../../src/policy/builtin.js";
 import { runPolicies, type PolicyChart } from "../../src/policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings } from "../../src/policy/settings.js";
 import { parseManifest } from "../../src/render/manifest.js";
+import { sealSecrets } from "../../src/render/seal.js";
 
 const objects = (yaml: string, namespace = "web") => parseManifest(yaml, namespace, "test");
 
@@ -101,6 +102,16 @@ describe("the built-in rules", () => {
     addPolicyFile(settings, "policies/p.yaml", `exceptions:\n  - { rule: ${rule}, chart: app, reason: accepted }\n`);
     const silenced = (await findings([chart("app", yaml)], { settings })).filter((f) => f.rule === rule);
     expect(silenced.map((f) => [f.severity, f.exception?.reason])).toStrictEqual(silenced.map(() => ["info", "accepted"]));
+  });
+
+  it("object-schema sees a Secret's data as it was before sealing: base64 or not", async () => {
+    const secret = (data: string) => objects(`apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: "${data}" }\n`);
+    const key = Buffer.alloc(32, 7);
+    const fired = async (list: PolicyChart["objects"]) => (await findings([{ key: "app", engine: "chart", dropHooks: false, values: {}, objects: list }])).filter((f) => f.rule === "object-schema").map((f) => f.path);
+    expect(await fired(secret("c2VjcmV0"))).toStrictEqual([]);
+    expect(await fired(sealSecrets(secret("c2VjcmV0"), key))).toStrictEqual([]);
+    expect(await fired(secret("not base64!"))).toStrictEqual(["data.password"]);
+    expect(await fired(sealSecrets(secret("not base64!"), key))).toStrictEqual(["data.password"]);
   });
 
   it("crds-in-chart tells what deleting the chart does to its CRDs, under the chart's engine", async () => {

@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import semver from "semver";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { list, record, text } from "../objects.js";
+import { sealedBytes, sealedNotBase64 } from "../../util/sealed.js";
 import { REMOVED_APIS } from "../removed-apis.js";
 
 // The target cluster: what its API server will refuse.
@@ -82,11 +83,26 @@ export function objectSchema(validators: ReadonlyMap<string, ObjectValidator>): 
       const out: RuleResult[] = [];
       for (const object of objects) {
         const validate = validators.get(`${object.apiVersion} ${object.kind}`);
-        for (const problem of validate?.(object.body) ?? []) out.push({ object, path: problem.path, message: problem.message, hint: "fix the field in the chart's template or the value that fills it" });
+        for (const problem of validate?.(unsealed(object)) ?? []) out.push({ object, path: problem.path, message: problem.message, hint: "fix the field in the chart's template or the value that fills it" });
       }
       return out;
     },
   };
+}
+
+/**
+ * A Secret as the schema should see it: sealed values stand for strings the
+ * schema accepts, except `data` values that were not base64 when sealed.
+ */
+function unsealed(object: KubernetesObject): unknown {
+  if (object.group !== "" || object.kind !== "Secret") return object.body;
+  const body = { ...object.body };
+  for (const field of ["data", "stringData"]) {
+    const values = body[field];
+    if (typeof values !== "object" || values === null || Array.isArray(values)) continue;
+    body[field] = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, sealedBytes(value) === undefined ? value : sealedNotBase64(value) ? "!not base64!" : ""]));
+  }
+  return body;
 }
 
 /** Custom resources against the openAPIV3Schema of a CRD shipped in the same stack. */

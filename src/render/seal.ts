@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { rememberSecret } from "../errors/secrets.js";
+import type { RenderedObject } from "../model/objects.js";
+import type { ValuesLayer } from "../model/values.js";
+import { isRecord } from "../util/json.js";
+import { sealDigest, sealedDigest, sealValue } from "../util/sealed.js";
+import { parse } from "yaml";
+
+const FIELDS = ["data", "stringData"] as const;
+
+/** Whether an object is a Secret (core group). */
+export function isSecretObject(object: RenderedObject): boolean {
+  return object.group === "" && object.kind === "Secret";
+}
+
+/**
+ * Every Secret value replaced by its sealed form: what the render cache
+ * keeps and what reports work from unless secrets are asked for. Keys stay.
+ */
+export function sealSecrets(objects: RenderedObject[], key: Buffer): RenderedObject[] {
+  return objects.map((object) => {
+    if (!isSecretObject(object)) return object;
+    const body = { ...object.body };
+    for (const field of FIELDS) {
+      const values = body[field];
+      if (isRecord(values)) body[field] = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, sealValue(value, field, key)]));
+    }
+    return { ...object, body };
+  });
+}
+
+/**
+ * Strings of the platform's values that a Secret holds whole: from now on
+ * they are scrubbed from everything chartroom prints, as credentials are.
+ */
+export function rememberValuesInSecrets(objects: readonly RenderedObject[], layers: readonly ValuesLayer[], key: Buffer): void {
+  const sealed = new Set<string>();
+  for (const object of objects) {
+    if (!isSecretObject(object)) continue;
+    for (const field of FIELDS) {
+      const values = object.body[field];
+      if (!isRecord(values)) continue;
+      for (const value of Object.values(values)) {
+        const digest = sealedDigest(value);
+        if (digest !== undefined) sealed.add(digest);
+      }
+    }
+  }
+  if (sealed.size === 0) return;
+  for (const layer of layers) {
+    for (const text of stringsIn(safeParse(layer.text))) if (sealed.has(sealDigest(text, key))) rememberSecret(text);
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return parse(text, { uniqueKeys: false, maxAliasCount: 1000 });
+  } catch {
+    return undefined;
+  }
+}
+
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
+  else if (isRecord(value)) for (const item of Object.values(value)) stringsIn(item, out);
+  return out;
+}
+
+// One key per cache folder for the life of the process.
+const keys = new Map<string, Promise<Buffer>>();
+
+/** The cache's sealing key: 32 random bytes in `<cache>/secret-key`, owner-only, made on first use. */
+export function sealingKey(cacheRoot: string): Promise<Buffer> {
+  let hit = keys.get(cacheRoot);
+  if (hit === undefined) {
+    hit = loadKey(join(cacheRoot, "secret-key"));
+    keys.set(cacheRoot, hit);
+  }
+  return hit;
+}
+
+async function loadKey(path: string): Promise<Buffer> {
+  const existing = await readFile(path).catch(() => undefined);
+  if (existing !== undefined && existing.length === 32) return existing;
+  await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  try {
+    // wx: two runs making the key at once keep the first one's.
+    await writeFile(path, key, { mode: 0o600, flag: existing === undefined ? "wx" : "w" });
+    return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readFile(path);
+    throw error;
+  }
+}
