@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
 import { runProcess, type Runner } from "./run.js";
 import type { ValuesLayer } from "../model/values.js";
+import { makeTempDir, removeTempDir } from "../util/temp.js";
 
 export interface TemplateRequest {
   helm: HelmBinary;
@@ -34,7 +34,7 @@ export interface TemplateRequest {
  * template file and line from Helm's message and the command without values.
  */
 export async function helmTemplate(request: TemplateRequest, run: Runner = runProcess): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "chartroom-values-"));
+  const dir = await makeTempDir("values");
   try {
     const files: string[] = [];
     for (const [i, layer] of request.values.entries()) {
@@ -52,7 +52,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);
     return result.stdout;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeTempDir(dir);
   }
 }
 

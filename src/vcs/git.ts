@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import tar from "tar-stream";
 import { ChartroomError } from "../errors/index.js";
+import { makeTempDir, removeTempDir } from "../util/temp.js";
 
 const run = promisify(execFile);
 
@@ -24,14 +24,14 @@ export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
   const top = await git(dir, ["rev-parse", "--show-toplevel"], `${dir} is not inside a git repository`, "run --base from a git checkout");
   const commit = await git(dir, ["rev-parse", "--verify", `${ref}^{commit}`], `unknown git ref "${ref}"`, "pass a branch, tag or commit, e.g. --base origin/main");
   const { stdout } = await run("git", ["-C", top, "archive", "--format=tar", commit], { encoding: "buffer", maxBuffer: 1 << 30 });
-  const root = await mkdtemp(join(tmpdir(), "chartroom-base-"));
+  const root = await makeTempDir("base");
   try {
     await extract(stdout, root);
   } catch (error) {
-    await rm(root, { recursive: true, force: true });
+    await removeTempDir(root);
     throw error;
   }
-  return { root, dir: join(root, relative(top, dir)), remove: () => rm(root, { recursive: true, force: true }) };
+  return { root, dir: join(root, relative(top, dir)), remove: () => removeTempDir(root) };
 }
 
 async function git(dir: string, args: string[], problem: string, hint: string): Promise<string> {

@@ -4,10 +4,12 @@ import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { ChartroomError } from "../errors/index.js";
 import { LOCKFILE_VERSION, type LockedChart, type Lockfile } from "../lockfile/schema.js";
 import { findStale, staleReasons } from "../lockfile/stale.js";
+import { readLock } from "../lockfile/read.js";
 import { serialiseLock, writeLock } from "../lockfile/write.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
 import { fetchVerified } from "../sources/fetch.js";
+import { lockWaitMs, withWriterLock } from "../store/writer-lock.js";
 import { mapLimit } from "../util/pool.js";
 import { resolveVersion } from "../versions/resolve.js";
 import { archiveFor, inspectionOf, placePinnedArchives } from "./archives.js";
@@ -53,8 +55,26 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
   return { lock, changes: describeChanges(project.lock, lock) };
 }
 
-/** `chartroom lock`: resolve, then write charts.lock.json once everything succeeded (and only if it changed). */
+/**
+ * `chartroom lock`: resolve, then write charts.lock.json once everything
+ * succeeded (and only if it changed). One writer at a time: the lock is read
+ * again once the writer lock is held, so a run that waited builds on the
+ * other's result.
+ */
 export async function lock(project: Project, options: LockOptions = {}): Promise<LockReport> {
+  return whileWriting(project, "chartroom lock", () => lockHeld(project, options));
+}
+
+/** Run `work` holding the platform's writer lock, with the lock as it is on disk now. */
+export async function whileWriting<T>(project: Project, command: string, work: () => Promise<T>): Promise<T> {
+  return withWriterLock(project.lockPath, { command, waitMs: lockWaitMs(project.env), onWait: (line) => project.progress(line) }, async () => {
+    project.lock = await readLock(project.lockPath);
+    return work();
+  });
+}
+
+/** `lock` with the writer lock held. */
+export async function lockHeld(project: Project, options: LockOptions = {}): Promise<LockReport> {
   const { lock: next, changes } = await resolveLock(project, options);
   const unchanged = project.lock !== null && serialiseLock(project.lock) === serialiseLock(next);
   if (!unchanged) await writeLock(project.lockPath, next);

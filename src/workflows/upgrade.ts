@@ -8,7 +8,7 @@ import { highestInRange, latestVersion } from "../versions/resolve.js";
 import type { ArchiveTarget } from "./archives.js";
 import { compareSides } from "./compare.js";
 import { policyFindings, stackCharts, startPolicies } from "./policies.js";
-import { lock } from "./lock.js";
+import { lockHeld, whileWriting } from "./lock.js";
 import type { Project } from "./project.js";
 import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
 import { settleAll } from "../util/pool.js";
@@ -68,6 +68,16 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
  * another lock than the project's is refused.
  */
 export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise<UpgradeReport> {
+  if (plan.moves.length === 0) return upgradeReport(plan, false);
+  // Checked against the lock as it is once this run is its only writer.
+  return whileWriting(project, "chartroom upgrade", async () => {
+    checkMoves(project, plan);
+    await lockHeld(project, { versions: new Map(plan.moves.map((move) => [move.chart, move.version])) });
+    return upgradeReport(plan, true);
+  });
+}
+
+function checkMoves(project: Project, plan: UpgradePlan): void {
   for (const move of plan.moves) {
     const pin = requirePin(project, selectCharts(project, [move.chart])[0] as never);
     if (pin.version !== move.from) {
@@ -77,8 +87,6 @@ export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise
       });
     }
   }
-  if (plan.moves.length > 0) await lock(project, { versions: new Map(plan.moves.map((move) => [move.chart, move.version])) });
-  return upgradeReport(plan, plan.moves.length > 0);
 }
 
 export function upgradeReport(plan: UpgradePlan, written: boolean): UpgradeReport {

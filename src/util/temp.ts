@@ -1,0 +1,54 @@
+import { rmSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// chartroom's temporary folders are named `chartroom-<pid>-<label>-…`: those
+// of this process are removed when it is done (and on SIGINT/SIGTERM, see
+// removeAllNow); those of a process that no longer runs (killed) are removed
+// by the next run.
+
+const live = new Set<string>();
+let swept: Promise<void> | undefined;
+
+/** A new owner-only temporary folder for this process. */
+export async function makeTempDir(label: string): Promise<string> {
+  swept ??= sweepStale();
+  await swept;
+  const dir = await mkdtemp(join(tmpdir(), `chartroom-${process.pid}-${label}-`));
+  live.add(dir);
+  return dir;
+}
+
+export async function removeTempDir(dir: string): Promise<void> {
+  live.delete(dir);
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Every temporary folder of this process, removed now (for signal handlers: synchronous). */
+export function removeAllNow(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  live.clear();
+}
+
+async function sweepStale(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = /^chartroom-(\d+)-/.exec(name)?.[1];
+      if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) return;
+      await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+    }),
+  );
+}
+
+/** Whether a process with this pid runs on this machine. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
