@@ -21,6 +21,7 @@ export const CATALOGUE = {
   HTTP_NOT_FOUND: { exit: 1, meaning: "a repository answered 404 for an index, a manifest or an archive", hint: "check the repository URL and the chart name" },
   HTTP_FAILED: { exit: 1, meaning: "a repository answered with an error, or the connection failed", hint: "check that the repository is reachable and try again" },
   HTTP_TIMEOUT: { exit: 1, meaning: "a repository did not answer in time", hint: "raise the repository's timeoutMs or try again" },
+  HTTP_REDIRECT: { exit: 1, meaning: "a repository redirected to another scheme (file://, ftp://…) or from https to http", hint: "point the repository at its final https URL" },
   HTTP_TLS: { exit: 1, meaning: "the repository's certificate is not trusted, or the CA file cannot be read", hint: "name the repository's CA in caFile" },
   LOCK_INVALID: { exit: 1, meaning: "charts.lock.json cannot be read: not JSON, or not the lockfile's shape", hint: "restore it from version control, or delete it and run `chartroom lock`" },
   LOCK_TOO_NEW: { exit: 1, meaning: "charts.lock.json was written by a newer chartroom", hint: "upgrade chartroom (npm install chartroom@latest)" },

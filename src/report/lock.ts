@@ -5,9 +5,11 @@ import { markdownTable, textTable } from "./tables.js";
 /** What `lock` did to one chart's pin. */
 export interface LockChange {
   chart: string;
-  kind: "added" | "updated" | "downgraded" | "removed" | "unchanged";
+  kind: "added" | "updated" | "downgraded" | "republished" | "removed" | "unchanged";
   from?: string;
   to?: string;
+  /** For "republished": the digest pinned before and the one pinned now. */
+  digests?: { from: string; to: string };
 }
 
 /** `chartroom lock`: what changed in charts.lock.json. */
@@ -29,7 +31,7 @@ export interface VerifyReport {
   charts: { chart: string; version: string; digest: string }[];
 }
 
-const COLOUR = { added: "green", updated: "yellow", downgraded: "red", removed: "red", unchanged: "dim" } as const;
+const COLOUR = { added: "green", updated: "yellow", downgraded: "red", republished: "red", removed: "red", unchanged: "dim" } as const;
 
 function headline(report: LockReport, cwd: string): string {
   const where = relative(cwd, report.path) || report.path;
@@ -37,7 +39,7 @@ function headline(report: LockReport, cwd: string): string {
 }
 
 function rows(changes: LockChange[]): string[][] {
-  return changes.map((change) => [change.chart, change.kind, change.from ?? "-", change.to ?? "-"]);
+  return changes.map((change) => [change.chart, change.kind, change.from ?? "-", change.digests === undefined ? (change.to ?? "-") : `${change.to ?? "-"} (${change.digests.from.slice(7, 19)} → ${change.digests.to.slice(7, 19)})`]);
 }
 
 const HEADERS = ["CHART", "CHANGE", "FROM", "TO"];

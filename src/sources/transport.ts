@@ -30,6 +30,17 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, backoffMs: 250 };
 const MAX_REDIRECTS = 5;
+/** The longest Retry-After chartroom waits out; a server asking for more fails the run at once. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** Retry-After in seconds or as an HTTP date, in ms. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
@@ -39,6 +50,7 @@ const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export async function getWithRetry(req: HttpRequest, retry: RetryPolicy = DEFAULT_RETRY): Promise<HttpResponse> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= retry.attempts; attempt++) {
+    let wait = retry.backoffMs * 2 ** (attempt - 1);
     try {
       const response = await get(req);
       if (response.status < 500 && response.status !== 429) return response;
@@ -46,11 +58,19 @@ export async function getWithRetry(req: HttpRequest, retry: RetryPolicy = DEFAUL
         place: { url: stripUserInfo(req.url) },
         hint: "the repository is failing; try again later or check its status",
       });
+      const asked = retryAfterMs(response.headers["retry-after"]);
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+        throw new ChartroomError("HTTP_FAILED", `server answered ${response.status} for ${stripUserInfo(req.url)} and asks to wait ${Math.ceil(asked / 1000)} s before trying again`, {
+          place: { url: stripUserInfo(req.url) },
+          hint: "the repository is overloaded or down for maintenance; try again later",
+        });
+      }
+      if (asked !== undefined) wait = Math.max(wait, asked);
     } catch (error) {
-      if (!ChartroomError.isInstance(error) || (error.code !== "HTTP_TIMEOUT" && error.code !== "HTTP_FAILED")) throw error;
+      if (!ChartroomError.isInstance(error) || (error.code !== "HTTP_TIMEOUT" && error.code !== "HTTP_FAILED") || error.message.includes("asks to wait")) throw error;
       lastError = error;
     }
-    if (attempt < retry.attempts) await sleep(retry.backoffMs * 2 ** (attempt - 1));
+    if (attempt < retry.attempts) await sleep(wait);
   }
   if (ChartroomError.isInstance(lastError)) {
     throw new ChartroomError(lastError.code, `${lastError.message} (after ${retry.attempts} attempts)`, {
@@ -70,6 +90,13 @@ export async function get(req: HttpRequest): Promise<HttpResponse> {
     const location = response.headers.location;
     if (response.status < 300 || response.status >= 400 || location === undefined) return response;
     const next = new URL(location, url);
+    const from = new URL(url).protocol;
+    if ((next.protocol !== "https:" && next.protocol !== "http:") || (from === "https:" && next.protocol === "http:")) {
+      throw new ChartroomError("HTTP_REDIRECT", `${stripUserInfo(url)} redirects to ${next.protocol}//…, which chartroom does not follow`, {
+        place: { url: stripUserInfo(url) },
+        hint: from === "https:" && next.protocol === "http:" ? "an https repository must not send chartroom to plain http; use the final https URL, or ask the repository's owner" : "chartroom follows redirects to http(s) only; point the repository at its final URL",
+      });
+    }
     if (next.origin !== new URL(url).origin) {
       const { authorization: _dropped, ...rest } = headers;
       headers = rest;

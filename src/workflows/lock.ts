@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url";
+import semver from "semver";
 import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { ChartroomError } from "../errors/index.js";
@@ -25,6 +26,18 @@ export interface LockOptions {
   versions?: ReadonlyMap<string, ChartVersion>;
   /** @default 8 */
   concurrency?: number;
+  /**
+   * Pin an archive republished under its pinned version with other bytes
+   * (otherwise DIGEST_MISMATCH). The report says "republished".
+   * @default false
+   */
+  acceptRepublished?: boolean;
+  /**
+   * Let a pin move to a lower version when the repository no longer lists
+   * the pinned one (otherwise an error). The report says "downgraded".
+   * @default false
+   */
+  allowDowngrade?: boolean;
 }
 
 /**
@@ -41,7 +54,7 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
   });
   let done = 0;
   const resolved = await mapLimit(todo, options.concurrency ?? 8, async (spec) => {
-    const entry = await lockChart(project, spec, options.versions?.get(spec.key));
+    const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
     project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
     return entry;
   });
@@ -111,14 +124,29 @@ export async function verify(project: Project): Promise<VerifyReport> {
   return { report: "verify", format: 1, path: project.lockPath, charts };
 }
 
-async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion | undefined): Promise<LockedChart> {
+async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion | undefined, options: LockOptions): Promise<LockedChart> {
   const source = sourceOf(project, spec);
-  const resolved = given ?? resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, await source.listVersions(spec.chart));
+  const old = project.lock?.charts[spec.key];
+  const listed = given === undefined ? await source.listVersions(spec.chart) : [];
+  const resolved = given ?? resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, listed);
+  if (given === undefined && old !== undefined) checkNoSilentDowngrade(spec, old, resolved, listed, options);
   // An OCI digest pin is fetched by digest, so a moved tag cannot change it.
   const version = spec.digest !== undefined && spec.repository.kind === "oci" ? { ...resolved, manifestDigest: spec.digest } : resolved;
   const archive = await fetchVerified(source, version, project.store);
   checkDigestPin(spec, archive.manifestDigest ?? archive.digest);
+  if (old !== undefined && old.version === version.version && old.repository === spec.repository.url && old.digest !== archive.digest && options.acceptRepublished !== true) {
+    throw new ChartroomError("DIGEST_MISMATCH", `${spec.chart} ${version.version} was republished: charts.lock.json pins ${old.digest}, the repository now serves ${archive.digest}`, {
+      place: { file: project.lockPath, chart: spec.key },
+      hint: `a published version should never change; find out why it did, then accept it with chartroom lock ${spec.key} --accept-republished`,
+    });
+  }
   const inspection = await inspectionOf(project, archive, `${spec.chart}-${version.version}`);
+  if (inspection.name !== spec.chart || inspection.version !== version.version) {
+    throw new ChartroomError("ARCHIVE_INVALID", `the archive listed as ${spec.chart} ${version.version} holds ${inspection.name} ${inspection.version} (its Chart.yaml)`, {
+      place: { url: archive.url, chart: spec.key },
+      hint: "the repository's index or tag does not match its archive; do not pin it, and tell the repository's owner",
+    });
+  }
   const facts = await renderFacts(project, spec, archive, version.version);
   const entry: LockedChart = {
     repository: spec.repository.url,
@@ -144,6 +172,21 @@ async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion 
   return entry;
 }
 
+/**
+ * A pin never moves down on its own: when the pinned version is gone from
+ * the listing (withdrawn, or an entry too broken to read) and the range
+ * still takes it, say so instead of pinning something older.
+ */
+function checkNoSilentDowngrade(spec: ChartSpec, old: LockedChart, resolved: ChartVersion, listed: readonly ChartVersion[], options: LockOptions): void {
+  if (options.allowDowngrade === true || !semver.valid(old.version) || !semver.valid(resolved.version) || !semver.lt(resolved.version, old.version)) return;
+  if (!semver.satisfies(old.version, spec.range, { includePrerelease: spec.prerelease })) return; // the range moved down on purpose
+  const stillListed = listed.some((version) => version.version === old.version);
+  throw new ChartroomError("VERSION_NOT_FOUND", `${spec.chart} ${old.version} is pinned, but ${spec.repository.url} ${stillListed ? "lists it in a form chartroom cannot use" : "no longer lists it (or lists it broken)"}; chartroom will not move the pin down to ${resolved.version} on its own`, {
+    place: { file: `${spec.repository.url}`, chart: spec.key },
+    hint: `check the repository's index; to pin ${resolved.version} on purpose: chartroom lock ${spec.key} --allow-downgrade`,
+  });
+}
+
 function checkDigestPin(spec: ChartSpec, actual: string): void {
   if (spec.digest === undefined || spec.digest === actual) return;
   throw new ChartroomError("DIGEST_MISMATCH", `${spec.chart} ${spec.range} has digest ${actual}, but the config pins ${spec.digest}`, {
@@ -164,7 +207,9 @@ export function describeChanges(previous: Lockfile | null, next: Lockfile): Lock
   for (const [chart, pin] of Object.entries(next.charts)) {
     const old = Object.hasOwn(before, chart) ? before[chart] : undefined;
     if (old === undefined) changes.push({ chart, kind: "added", to: pin.version });
-    else if (old.version !== pin.version || old.digest !== pin.digest) changes.push({ chart, kind: "updated", from: old.version, to: pin.version });
+    else if (old.version === pin.version && old.digest !== pin.digest) changes.push({ chart, kind: "republished", from: old.version, to: pin.version, digests: { from: old.digest, to: pin.digest } });
+    else if (semver.valid(old.version) && semver.valid(pin.version) && semver.lt(pin.version, old.version)) changes.push({ chart, kind: "downgraded", from: old.version, to: pin.version });
+    else if (old.version !== pin.version) changes.push({ chart, kind: "updated", from: old.version, to: pin.version });
     else changes.push({ chart, kind: "unchanged", from: old.version, to: pin.version });
   }
   for (const [chart, pin] of Object.entries(before)) {

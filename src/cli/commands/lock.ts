@@ -4,21 +4,25 @@ import { flag, type Command } from "../command.js";
 export const lockCommand: Command<LockReport | VerifyReport> = {
   name: "lock",
   summary: "resolve declared ranges and pin them in charts.lock.json",
-  usage: "chartroom lock [<chart>...] [--frozen]",
+  usage: "chartroom lock [<chart>...] [--frozen] [--accept-republished] [--allow-downgrade]",
   help: [
     "Resolves every declared range (or only the named charts, plus any whose",
     "declaration changed), fetches and verifies each archive, inspects it, renders",
     "it per stack for its hook facts, and writes charts.lock.json once everything",
     "succeeded. Nothing is written on failure.",
     "",
-    "      --frozen          write nothing; exit 1 when the lock no longer matches",
-    "                        the declarations or a pinned archive changed (for CI)",
+    "      --frozen               write nothing; exit 1 when the lock no longer matches",
+    "                             the declarations or a pinned archive changed (for CI)",
+    "      --accept-republished   pin an archive republished under its pinned version",
+    "                             with other bytes (refused otherwise; review it first)",
+    "      --allow-downgrade      let a pin move down when the repository no longer",
+    "                             lists the pinned version (refused otherwise)",
   ],
-  options: { frozen: { type: "boolean" } },
+  options: { frozen: { type: "boolean" }, "accept-republished": { type: "boolean" }, "allow-downgrade": { type: "boolean" } },
   reports: ["lock", "verify"],
   async run(project, args) {
     const { lock, verify } = await import("../../workflows/lock.js");
-    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals });
+    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals, acceptRepublished: flag(args, "accept-republished"), allowDowngrade: flag(args, "allow-downgrade") });
   },
   exitCode: () => 0,
 };

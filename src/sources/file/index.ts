@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { RepositorySpec } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
+import { maxFileBytes, readFileFor } from "../../util/fs.js";
 import { parseIndex } from "../helm-index/file.js";
 import { readCachedIndex, writeCachedIndex } from "../helm-index/cache.js";
 import { archiveUrl, indexSource } from "../helm-index/source.js";
@@ -27,24 +28,26 @@ export function fileSource(repository: RepositorySpec, options: { cacheRoot: str
     if (cached !== null && "mtimeMs" in cached.validator && cached.validator.mtimeMs === validator.mtimeMs && cached.validator.size === validator.size) {
       return cached.index;
     }
-    const index = parseIndex(await readFile(indexPath, "utf8"), indexPath);
+    const text = (await readFileFor(indexPath, "the repository's index.yaml", { place: { url: repository.url }, maxBytes: maxFileBytes(), hint: "the folder must hold index.yaml and its archives (helm repo index <folder>)" })).toString("utf8");
+    const index = parseIndex(text, indexPath);
     await writeCachedIndex(options.cacheRoot, cacheKey, validator, index);
     return index;
   }
 
   return indexSource(repository.url, loadIndex, async (version) => {
     const url = archiveUrl(version, base);
-    if (!url.startsWith("file:")) {
+    const inside = url.startsWith("file:") && !relative(folder, fileURLToPath(url)).startsWith("..") && !isAbsolute(relative(folder, fileURLToPath(url)));
+    if (!inside) {
       throw new ChartroomError("INDEX_INVALID", `${version.name} ${version.version} points outside the folder: ${url}`, {
         place: { file: indexPath, chart: version.name },
         hint: "a file:// repository must list archives by relative path",
       });
     }
-    const data = await readFile(fileURLToPath(url)).catch(() => {
-      throw new ChartroomError("HTTP_NOT_FOUND", `archive missing: ${fileURLToPath(url)}`, {
-        place: { file: indexPath, chart: version.name },
-        hint: "the index lists an archive that is not in the folder; rebuild the repository",
-      });
+    const data = await readFileFor(fileURLToPath(url), `the archive of ${version.name} ${version.version}`, { place: { file: indexPath, chart: version.name }, hint: "the index lists an archive that is not in the folder; rebuild the repository" }).catch((error: unknown) => {
+      if (ChartroomError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+        throw new ChartroomError("HTTP_NOT_FOUND", `archive missing: ${fileURLToPath(url)}`, { place: { file: indexPath, chart: version.name }, hint: "the index lists an archive that is not in the folder; rebuild the repository" });
+      }
+      throw error;
     });
     return { data, url };
   });
