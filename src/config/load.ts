@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { ChartroomError } from "../errors/index.js";
+import { maxFileBytes, readFileFor } from "../util/fs.js";
 import { normaliseConfig } from "./normalise.js";
 import type { Config } from "./types.js";
 
@@ -11,6 +12,8 @@ export const CONFIG_NAMES = ["chartroom.config.ts", "chartroom.config.mts", "cha
 /** Find the config in `cwd` (or take `explicit`), load it, normalise it. */
 export async function loadConfig(options: { cwd?: string; file?: string } = {}): Promise<Config> {
   const file = await findConfig(options.cwd ?? process.cwd(), options.file);
+  // A folder or a pipe where the config should be: said plainly, not as a loader's error.
+  await readFileFor(file, "the config file", { maxBytes: maxFileBytes() });
   const written = await importConfig(file);
   return normaliseConfig(written, file);
 }

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { ChartroomError } from "../errors/index.js";
+import { maxFileBytes, readTextFor } from "../util/fs.js";
 import { isRecord } from "../util/json.js";
 import { LOCKFILE_VERSION, lockfileSchema, type Lockfile } from "./schema.js";
 
@@ -8,14 +8,8 @@ import { LOCKFILE_VERSION, lockfileSchema, type Lockfile } from "./schema.js";
  * the first problem; written by a newer major → LOCK_TOO_NEW with the fix.
  */
 export async function readLock(path: string): Promise<Lockfile | null> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  return parseLock(text, path);
+  const text = await readTextFor(path, "charts.lock.json", { optional: true, maxBytes: maxFileBytes(), hint: "restore it from version control, or delete it and run `chartroom lock`" });
+  return text === undefined ? null : parseLock(text, path);
 }
 
 export function parseLock(text: string, path: string): Lockfile {

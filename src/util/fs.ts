@@ -85,8 +85,19 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 }
 
-/** The largest file chartroom reads (values, policy files, indexes): 64 MiB, or CHARTROOM_MAX_FILE_BYTES. */
-export function maxFileBytes(env: NodeJS.ProcessEnv = process.env): number {
+let limit: number | undefined;
+
+/** The largest file chartroom reads (values, policy files, indexes, the lock): 64 MiB, or CHARTROOM_MAX_FILE_BYTES. */
+export function maxFileBytes(): number {
+  return limit ?? maxFileBytesOf(process.env);
+}
+
+/** Set for the process from the environment a run was given (the CLI's, which may not be process.env). */
+export function useFileLimitOf(env: NodeJS.ProcessEnv): void {
+  limit = maxFileBytesOf(env);
+}
+
+function maxFileBytesOf(env: NodeJS.ProcessEnv): number {
   const given = Number(env.CHARTROOM_MAX_FILE_BYTES);
   return Number.isInteger(given) && given > 0 ? given : 64 << 20;
 }

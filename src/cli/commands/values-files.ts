@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ChartroomError } from "../../errors/index.js";
+import { maxFileBytes, readTextFor } from "../../util/fs.js";
 import type { ValuesLayer } from "../../model/values.js";
 import { parseValuesFile } from "../../values/layers.js";
 import type { ParsedArgs } from "../command.js";
@@ -10,9 +9,7 @@ export async function valuesFiles(cwd: string, args: ParsedArgs): Promise<Values
   const files = (args.values.values as string[] | undefined) ?? [];
   return Promise.all(
     files.map(async (file) => {
-      const text = await readFile(resolve(cwd, file), "utf8").catch((error: NodeJS.ErrnoException) => {
-        throw new ChartroomError("USAGE", `cannot read values file ${file}: ${error.code ?? error.message}`, { place: { file }, hint: "check the path given to --values" });
-      });
+      const text = (await readTextFor(resolve(cwd, file), "the values file given with --values", { place: { file }, shown: file, maxBytes: maxFileBytes(), hint: "check the path given to --values" })) as string;
       parseValuesFile(file, text);
       return { name: file, text };
     }),
