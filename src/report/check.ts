@@ -20,8 +20,9 @@ function where(found: Finding): string {
   return found.object ?? (found.path !== undefined ? "(chart default)" : "");
 }
 
+/** The field; nothing when the finding is about a whole file already named as its place. */
 function subject(found: Finding): string {
-  return found.path ?? "";
+  return found.path === undefined || found.path === found.position?.file ? "" : found.path;
 }
 
 function summary(report: CheckReport): string {

@@ -1,4 +1,4 @@
-import { appendFile } from "node:fs/promises";
+import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, copyPlatform, snapshot } from "../helpers/platform.js";
@@ -40,6 +40,17 @@ describe("chartroom check", () => {
     // Helm refuses those values too: said once per chart, and the stack's policies wait.
     expect(lines.filter((line) => line.endsWith("(render-failed)")).map((line) => line.split(":")[0])).toStrictEqual(["error storefront [prod]", "error webapp [prod]"]);
     expect(await snapshot(dir, ["charts.lock.json", "values/webapp/prod.yaml"])).toStrictEqual(before);
+  });
+
+  it("warns about values files nothing reads, and fails on them with --strict", async () => {
+    const dir = await copyPlatform();
+    await writeFile(join(dir, "values", "webapp", "production.yaml"), "replicaCount: 3\n");
+    const relaxed = await cli(dir, ["check", "webapp", "--stack", "dev"]);
+    expect(relaxed.exitCode).toBe(0);
+    expect(relaxed.output.split("\n")).toContain('warning values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)');
+    const strict = await cli(dir, ["check", "webapp", "--stack", "dev", "--strict"]);
+    expect(strict.exitCode).toBe(2);
+    expect(strict.output.split("\n")).toContain('error values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)');
   });
 
   it("prints findings as JSON and markdown", async () => {

@@ -1,0 +1,96 @@
+// A secret audit: distinctive secrets planted in values (one of which the
+// chart also puts in a `fail` message) and in repository credentials; every
+// command in every format, failing runs included; then stdout, stderr, the
+// lock, the cache folder and temporary files are searched for each secret,
+// plain, base64 and URL-encoded.
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FORMATS, formatsOf } from "../../src/report/formats.js";
+import { materialise, serveRepository } from "../helpers/chart-repo.js";
+import { runHelm } from "../helpers/helm.js";
+import { cli, copyPlatform, editFile } from "../helpers/platform.js";
+
+const VALUES_SECRET = "Planted-Values-Secret-7731";
+/** Only ever in the chart's fail message: the values file's key is all that marks it secret. */
+const TOKEN = "Planted-Api-Token-6604";
+const USER = "planted-user-5520";
+const PASSWORD = "Planted-Repo-Password-4419";
+const SECRETS = [VALUES_SECRET, TOKEN, USER, PASSWORD];
+
+function forms(secret: string): string[] {
+  return [secret, Buffer.from(secret).toString("base64"), encodeURIComponent(secret), Buffer.from(`${USER}:${PASSWORD}`).toString("base64")];
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+describe("a secret audit of every command", () => {
+  it("finds no planted secret in any output, the lock, the cache or temporary files", async () => {
+    const dir = await copyPlatform();
+    // webapp 1.0.2 refuses to render at debug level, naming the password in its message.
+    const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
+    await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
+    await writeFile(join(chart, "templates", "refuse.yaml"), '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "will not run at debug with the password %s and the token %s" .Values.auth.password .Values.auth.apiToken) }}{{- end }}\n');
+    await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
+    await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
+    // The same charts behind Basic auth, webapp from there.
+    const server = await serveRepository(join(dir, "charts"), { basic: { username: USER, password: PASSWORD } });
+    await editFile(join(dir, "chartroom.config.ts"), (text) =>
+      text
+        .replace('local: "file://./charts",', `local: "file://./charts",\n    remote: { url: "${server.url}/", auth: { usernameEnv: "CHARTS_USER", passwordEnv: "CHARTS_PASSWORD" } },`)
+        .replace('webapp: { repository: "local", version: "~1.0.0"', 'webapp: { repository: "remote", version: "1.0.1"'),
+    );
+    await writeFile(join(dir, "values", "webapp", "dev.yaml"), `auth:\n  password: ${VALUES_SECRET}\n  apiToken: ${TOKEN}\nconfig:\n  logLevel: debug\n`);
+    const env = { CHARTS_USER: USER, CHARTS_PASSWORD: PASSWORD };
+    const tempBefore = new Set(await readdir(tmpdir()));
+    const outputs: string[] = [];
+    const run = async (argv: string[], extra: NodeJS.ProcessEnv = {}) => {
+      const result = await cli(dir, argv, { ...env, ...extra });
+      outputs.push(`$ chartroom ${argv.join(" ")}\n${result.output}\n${result.errors}`);
+      return result;
+    };
+    const locked = await run(["lock", "webapp"]);
+    expect(locked.exitCode, locked.errors).toBe(0);
+    const commands: [string, string[]][] = [
+      ["lock", ["lock"]],
+      ["verify", ["lock", "--frozen"]],
+      ["plan", ["plan"]],
+      ["outdated", ["outdated"]],
+      ["check", ["check"]],
+      ["render", ["render", "webapp", "--stack", "prod"]],
+      ["diff", ["diff", "webapp", "--to", "1.0.2", "--stack", "prod"]],
+      ["explain", ["explain", "webapp"]],
+      ["upgrade", ["upgrade", "--dry-run"]],
+      ["types", ["types", "--check"]],
+    ];
+    for (const [kind, argv] of commands) {
+      for (const format of FORMATS.filter((item) => formatsOf(kind as never).includes(item))) await run([...argv, "--format", format]);
+    }
+    // Failing runs: the chart's fail message, a render failing on it, a refused password.
+    const failing = await run(["diff", "webapp", "--to", "1.0.2", "--stack", "dev"]);
+    expect(failing.errors).toContain("will not run at debug with the password *** and the token ***");
+    await run(["render", "webapp", "--stack", "dev", "--no-cache"]);
+    await run(["lock", "webapp"], { CHARTS_PASSWORD: `${PASSWORD}-wrong` });
+    expect(outputs.length).toBeGreaterThan(30);
+    const places: Record<string, string> = { "stdout and stderr": outputs.join("\n"), "charts.lock.json": await readFile(join(dir, "charts.lock.json"), "utf8") };
+    for (const file of await filesUnder(join(dir, ".cache"))) places[file] = (await readFile(file)).toString("latin1");
+    for (const file of await filesUnder(join(dir, ".chartroom"))) places[file] = (await readFile(file)).toString("latin1");
+    for (const name of (await readdir(tmpdir())).filter((item) => !tempBefore.has(item) && item.startsWith("chartroom-"))) {
+      const path = join(tmpdir(), name);
+      for (const file of (await stat(path)).isDirectory() ? await filesUnder(path) : [path]) places[file] = (await readFile(file)).toString("latin1");
+    }
+    const found = Object.entries(places).flatMap(([place, text]) => SECRETS.flatMap((secret) => forms(secret).filter((form) => text.includes(form)).map((form) => `${place}: ${form}`)));
+    expect(found).toStrictEqual([]);
+    // The audit reads what it claims to: the cache holds the renders, sealed.
+    expect(Object.keys(places).some((place) => place.includes(join(".cache", "render")))).toBe(true);
+  }, 240_000);
+});
