@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { benchCheckValues } from "./check-values.js";
 import { benchIndexResolve } from "./index-resolve.js";
+import { benchLargeInputs } from "./large-inputs.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
 import { benchPolicies } from "./policies.js";
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "render-diff": () => benchRenderDiff(cacheRoot),
   "check-values": () => benchCheckValues(cacheRoot),
   policies: () => benchPolicies(cacheRoot),
+  "large-inputs": () => benchLargeInputs(),
   deploy: benchDeploy,
   "public-api": () => benchPublicApi(),
 };
