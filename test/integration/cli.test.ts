@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChart, writeRepository, FIXTURES } from "../../scripts/fixtures.js";
 import { cli, copyPlatform, editFile, ROOT, snapshot } from "../helpers/platform.js";
-import { helm } from "../helpers/helm.js";
+import { materialise } from "../helpers/chart-repo.js";
+import { helm, runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const USER_FILES = ["chartroom.config.ts", "charts.lock.json", "charts/index.yaml"];
@@ -336,3 +337,44 @@ describe("the Helm that renders helm.v4.Chart charts", () => {
   });
 });
 
+
+describe("mistakes in files point at the place", () => {
+  it("a syntax error in the config names file:line:column", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('namespace: "ledger" },', 'namespace: "ledger" }'));
+    const result = await cli(dir, ["plan"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toMatch(/^error CONFIG_LOAD_FAILED: could not load the config: .*$/m);
+    expect(result.errors).toContain(`where: ${join(dir, "chartroom.config.ts")}:12:4`);
+  });
+
+  it("a lower version after plain lock is reported as downgraded, and only when asked", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "charts", "index.yaml"), (text) => text.replace(/\n {4}- apiVersion: v2\n(?: {6}.*\n)*? {6}version: 1\.0\.1\n/, "\n"));
+    const refused = await cli(dir, ["lock"]);
+    expect(refused.errors).toContain("error VERSION_NOT_FOUND: webapp 1.0.1 is pinned, but file://./charts no longer lists it (or lists it broken); chartroom will not move the pin down to 1.0.0 on its own");
+    const allowed = await cli(dir, ["lock", "webapp", "--allow-downgrade"]);
+    expect(allowed.exitCode, allowed.errors).toBe(0);
+    expect(allowed.output.split("\n")).toContain("webapp            downgraded  1.0.1  1.0.0");
+  });
+});
+
+describe("a version republished with other bytes", () => {
+  it("is refused by lock, and accepted with --accept-republished, reported as republished", async () => {
+    const dir = await copyPlatform();
+    const lock = JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8"));
+    const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
+    await writeFile(join(chart, "templates", "NOTES.txt"), "republished\n");
+    await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
+    const { createHash } = await import("node:crypto");
+    const newHex = createHash("sha256").update(await readFile(join(dir, "charts", "webapp-1.0.1.tgz"))).digest("hex");
+    await editFile(join(dir, "charts", "index.yaml"), (text) => text.replace(lock.charts.webapp.digest.slice(7), newHex));
+    const before = await snapshot(dir, USER_FILES);
+    const refused = await cli(dir, ["lock", "webapp"]);
+    expect(refused.errors).toContain(`error DIGEST_MISMATCH: webapp 1.0.1 was republished: charts.lock.json pins ${lock.charts.webapp.digest}, the repository now serves sha256:${newHex}`);
+    expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
+    const accepted = await cli(dir, ["lock", "webapp", "--accept-republished"]);
+    expect(accepted.exitCode, accepted.errors).toBe(0);
+    expect(accepted.output.split("\n")).toContain(`webapp            republished  1.0.1  1.0.1 (${lock.charts.webapp.digest.slice(7, 19)} → ${newHex.slice(0, 12)})`);
+  });
+});

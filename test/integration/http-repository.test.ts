@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseIndex, parseIndexFully } from "../../src/sources/helm-index/file.js";
 import { scanIndex } from "../../src/sources/helm-index/scan.js";
+import { getWithRetry, retryAfterMs } from "../../src/sources/transport.js";
+import { startServer } from "../helpers/http-server.js";
 import { helmRepository, serveRepository, writeConfig } from "../helpers/chart-repo.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
@@ -213,5 +215,26 @@ describe("HTTP repository behaviour", () => {
     const lock = JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8"));
     expect(lock.charts.webapp.url).toBe(`${cdn.url}/webapp-1.0.0.tgz`);
     expect(cdn.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+  });
+});
+
+describe("Retry-After", () => {
+  it("waits as long as the server asks (within the bound), then succeeds", async () => {
+    let calls = 0;
+    const server = await startServer((_, res) => {
+      calls++;
+      if (calls === 1) res.writeHead(503, { "retry-after": "1" }).end("busy");
+      else res.writeHead(200).end("ok");
+    });
+    const started = Date.now();
+    const response = await getWithRetry({ url: `${server.url}/index.yaml`, headers: {}, timeoutMs: 2000 }, { attempts: 3, backoffMs: 10 });
+    expect([response.status, calls]).toStrictEqual([200, 2]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it("reads seconds and HTTP dates", () => {
+    expect(retryAfterMs("120")).toBe(120_000);
+    expect(retryAfterMs("Wed, 21 Oct 2026 07:28:00 GMT", Date.parse("Wed, 21 Oct 2026 07:27:00 GMT"))).toBe(60_000);
+    expect(retryAfterMs("soon")).toBeUndefined();
   });
 });
