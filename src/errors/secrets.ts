@@ -6,16 +6,21 @@ const known = new Set<string>();
 // Short values would mask ordinary words; a real credential is longer.
 const MIN_SECRET_LENGTH = 4;
 
+// One expression over every secret, longest first, rebuilt when one is added:
+// redaction is one pass over the text however many secrets there are.
+let pattern: RegExp | undefined;
+
 export function rememberSecret(value: string): void {
-  if (value.length >= MIN_SECRET_LENGTH) known.add(value);
+  if (value.length < MIN_SECRET_LENGTH || known.has(value)) return;
+  known.add(value);
+  pattern = undefined;
 }
 
 export function redact(text: string): string {
-  let out = stripUserInfo(text);
-  for (const secret of known) {
-    if (out.includes(secret)) out = out.split(secret).join("***");
-  }
-  return out;
+  const out = stripUserInfo(text);
+  if (known.size === 0) return out;
+  pattern ??= new RegExp([...known].sort((a, b) => b.length - a.length).map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  return out.replace(pattern, "***");
 }
 
 /** `https://user:pass@host/x` → `https://***@host/x` */
