@@ -90,7 +90,16 @@ export interface DiffReport {
   /** 2: objects carry the engine's `step`; `unstable.churn` lists every-run replacements. */
   format: 2;
   charts: ChartReport[];
-  summary: Record<ObjectAction, number> & { charts: number; bookkeeping: number; unstable: number; contract: number; findingsAdded: number; findingsResolved: number };
+  summary: Record<ObjectAction, number> & {
+    charts: number;
+    bookkeeping: number;
+    unstable: number;
+    contract: number;
+    findingsAdded: number;
+    findingsResolved: number;
+    /** Chart/stack pairs whose render inputs are the same on both sides: not rendered, not listed. */
+    unchanged: number;
+  };
   /** Whether anything beyond bookkeeping and unstable noise changed: the exit code. */
   changed: boolean;
 }

@@ -123,8 +123,8 @@ export function isBookkeepingOnly(object: ObjectReport): boolean {
   return object.action === "update" && object.changes.length > 0 && object.changes.every((change) => change.tags.includes("bookkeeping"));
 }
 
-export function diffReport(charts: ChartReport[]): DiffReport {
-  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0, findingsAdded: 0, findingsResolved: 0 };
+export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
+  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0, findingsAdded: 0, findingsResolved: 0, unchanged };
   for (const chart of charts) {
     summary.bookkeeping += chart.bookkeeping.objects;
     summary.contract += chart.contract.filter(countsAsChange).length;

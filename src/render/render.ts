@@ -43,7 +43,20 @@ export interface RenderOptions {
  * "changes on every render" (randAlphaNum, genCA, now…). Both are cached
  * under a key of every input, so a warm run renders nothing.
  */
-export async function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
+// Renders under way in this process, by key: one key is never rendered twice at once.
+const inFlight = new Map<string, Promise<Rendering>>();
+
+export function renderChart(input: RenderInput, options: RenderOptions): Promise<Rendering> {
+  const key = `${options.cacheRoot}\u0000${options.reveal === true}\u0000${options.noCache === true}\u0000${renderKey(input)}`;
+  let running = inFlight.get(key);
+  if (running === undefined) {
+    running = renderOnce(input, options).finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+  }
+  return running;
+}
+
+async function renderOnce(input: RenderInput, options: RenderOptions): Promise<Rendering> {
   // Rendered Secrets are sealed before they reach the cache; the cache is owner-only all the same.
   const cache = recordStore(options.cacheRoot, "render", 3, renderRecordSchema, { mode: 0o600 });
   const key = await sealingKey(options.cacheRoot);

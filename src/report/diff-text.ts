@@ -138,5 +138,6 @@ export function summaryLine(report: DiffReport): string {
   const noise = s.unstable > 0 ? `; ${s.unstable} changing on every render only (not counted)` : "";
   const contract = s.contract > 0 ? `; ${s.contract} values contract finding(s)` : "";
   const policy = s.findingsAdded + s.findingsResolved > 0 ? `; policy findings ${s.findingsAdded} added, ${s.findingsResolved} resolved` : "";
-  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${policy}${noise}`;
+  const same = s.unchanged > 0 ? `; ${s.unchanged} more pair(s) unchanged (same archive, values and settings on both sides: not rendered)` : "";
+  return `${s.charts} chart/stack pair(s): ${parts.join(", ")}${contract}${policy}${noise}${same}`;
 }

@@ -37,9 +37,9 @@ async function renderSide(side: Side | null, stack: StackSpec | undefined, optio
 }
 
 /** Render both sides for one stack and compare them. */
-export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions): Promise<ChartReport> {
+export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions, beforeStack: StackSpec | undefined = stack): Promise<ChartReport> {
   const shared: SharedBlocks = new Map();
-  const [old, next] = await settleAll([renderSide(before, stack, options, shared), renderSide(after, stack, options, shared)]);
+  const [old, next] = await settleAll([renderSide(before, beforeStack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   const engine = pin?.engine.name ?? "chart";

@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { relative } from "node:path";
+import type { StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
 import { attachFindings, diffReport } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
@@ -9,8 +11,9 @@ import type { ArchiveTarget } from "./archives.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
 import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import { openProject, type Project } from "./project.js";
+import { renderInputsKey } from "./rendering.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
-import { settleAll } from "../util/pool.js";
+import { mapLimit, settleAll } from "../util/pool.js";
 
 /** Options of `diff`: which charts and stacks, and what to compare with. */
 export interface DiffOptions {
@@ -50,8 +53,9 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     throw new ChartroomError("USAGE", "--values goes with --to and one chart", { hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>" });
   }
   const compare: CompareOptions = { showSecrets: options.showSecrets ?? false, showBookkeeping: options.showBookkeeping ?? false, noCache: options.noCache, extra: options.values };
-  const charts = options.to !== undefined ? await versionMode(project, options, options.to, compare) : await baseMode(project, options, options.base ?? "HEAD", compare);
-  return diffReport(charts);
+  if (options.to !== undefined) return diffReport(await versionMode(project, options, options.to, compare));
+  const { reports, unchanged } = await baseMode(project, options, options.base ?? "HEAD", compare);
+  return diffReport(reports, unchanged);
 }
 
 async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {
@@ -76,7 +80,7 @@ async function versionMode(project: Project, options: DiffOptions, to: string, c
   return reports;
 }
 
-async function baseMode(project: Project, options: DiffOptions, ref: string, compare: CompareOptions): Promise<ChartReport[]> {
+async function baseMode(project: Project, options: DiffOptions, ref: string, compare: CompareOptions): Promise<{ reports: ChartReport[]; unchanged: number }> {
   const stacks = stacksFor(project, options.stack);
   const snapshot = await snapshotAt(project.config.dir, ref);
   try {
@@ -92,26 +96,65 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
       }
     }
     const selected = (options.charts?.length ?? 0) > 0 ? keys.filter((key) => options.charts?.includes(key)) : keys;
-    const reports: ChartReport[] = [];
-    for (const key of selected) {
-      const before = base === null ? null : sideOf(base, key);
-      const after = sideOf(project, key);
-      for (const stack of stacks) {
-        project.progress(`rendering ${key} at ${ref} and in the working tree for ${stackName(stack)}`);
-        reports.push(await compareSides(before, after, stack, compare));
-      }
-    }
+    // The stack as the base declared it (its kube version then), else as it is now.
+    const baseStackOf = (stack: StackSpec | undefined) => base?.config.stacks.find((item) => item.name === stack?.name) ?? stack;
+    const pairs = selected.flatMap((key) => stacks.map((stack) => ({ key, stack, before: base === null ? null : sideOf(base, key), after: sideOf(project, key) })));
+    // A pair whose render inputs are the same on both sides renders the same objects: skipped.
+    const same = await mapLimit(pairs, 8, async (pair) => sameInputs(pair.before, pair.after, baseStackOf(pair.stack), pair.stack));
+    const changed = pairs.filter((_, i) => !same[i]);
+    let done = 0;
+    const reports = await mapLimit(changed, renderPool(), async (pair) => {
+      const report = await compareSides(pair.before, pair.after, pair.stack, compare, baseStackOf(pair.stack));
+      project.progress(`[${++done}/${changed.length}] compared ${pair.key} for ${stackName(pair.stack)} at ${ref} and in the working tree`);
+      return report;
+    });
     for (const stack of stacks) {
+      const mine = reports.filter((report) => report.stack === stackName(stack));
+      if (mine.length === 0) continue;
+      const scope = policyScope(mine, [base, project]);
       project.progress(`policies for stack ${stackName(stack)} at ${ref} and in the working tree`);
-      // The stack as the base declared it (its kube version then), else as it is now.
-      const baseStack = base?.config.stacks.find((item) => item.name === stack?.name) ?? stack;
-      const before = base === null ? [] : await policyFindings(base, baseStack, await stackCharts(base, baseStack));
-      attachFindings(reports.filter((report) => report.stack === stackName(stack)), before, await policyFindings(project, stack, await stackCharts(project, stack)));
+      const before = base === null ? [] : await policyFindings(base, baseStackOf(stack), await stackCharts(base, baseStackOf(stack), new Map(), scope));
+      attachFindings(mine, before, await policyFindings(project, stack, await stackCharts(project, stack, new Map(), scope)));
     }
-    return reports;
+    return { reports, unchanged: pairs.length - changed.length };
   } finally {
     await snapshot.remove();
   }
+}
+
+async function sameInputs(before: Side | null, after: Side | null, beforeStack: StackSpec | undefined, afterStack: StackSpec | undefined): Promise<boolean> {
+  // A post-renderer is a program whose bytes the key does not hold: always compared.
+  if (before === null || after === null || before.spec.postRenderer !== undefined || after.spec.postRenderer !== undefined) return false;
+  const [was, now] = await Promise.all([renderInputsKey(before.project, { spec: before.spec, stack: beforeStack, target: before.target }), renderInputsKey(after.project, { spec: after.spec, stack: afterStack, target: after.target })]);
+  return was !== undefined && was === now;
+}
+
+/** Renders at once: one per core, at least two (helm waits on the disk as much as on the CPU). */
+function renderPool(): number {
+  return Math.max(2, availableParallelism());
+}
+
+/**
+ * The charts whose policy findings a change can move, found without
+ * rendering the rest of the stack: the changed ones and the charts that
+ * share a namespace with them (the rules look across charts within a
+ * namespace); every chart when a CustomResourceDefinition changed (a custom
+ * resource anywhere may follow it). `chartroom check` runs every chart.
+ */
+function policyScope(reports: readonly ChartReport[], projects: readonly (Project | null)[]): ReadonlySet<string> | undefined {
+  const changed = new Set(reports.map((report) => report.chart));
+  const namespaces = new Set<string>();
+  for (const report of reports) {
+    for (const object of report.objects) {
+      // ids are group/Kind/namespace/name
+      const [group, kind, namespace = ""] = object.id.split("/");
+      if (group === "apiextensions.k8s.io" && kind === "CustomResourceDefinition") return undefined;
+      namespaces.add(namespace);
+    }
+  }
+  const specs = projects.flatMap((project) => project?.config.charts ?? []);
+  for (const spec of specs) if (changed.has(spec.key)) namespaces.add(spec.namespace);
+  return new Set([...changed, ...specs.filter((spec) => namespaces.has(spec.namespace)).map((spec) => spec.key)]);
 }
 
 function sideOf(project: Project, key: string): Side | null {

@@ -113,8 +113,9 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
  * One stack, every chart rendered with the platform's values: what the rules
  * see. `targets` renders some charts at another version (an upgrade's side).
  */
-export async function stackCharts(project: Project, stack: StackSpec | undefined, targets: ReadonlyMap<string, ArchiveTarget> = new Map()): Promise<PolicyChart[]> {
-  return mapLimit(project.config.charts, 8, (spec) => policyChart(project, spec, stack, targets.get(spec.key)));
+export async function stackCharts(project: Project, stack: StackSpec | undefined, targets: ReadonlyMap<string, ArchiveTarget> = new Map(), only?: ReadonlySet<string>): Promise<PolicyChart[]> {
+  const specs = only === undefined ? project.config.charts : project.config.charts.filter((spec) => only.has(spec.key));
+  return mapLimit(specs, 8, (spec) => policyChart(project, spec, stack, targets.get(spec.key)));
 }
 
 /** One chart of a stack, rendered (at its pin, or at `target`), as the rules see it. */

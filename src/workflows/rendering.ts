@@ -1,7 +1,7 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
-import { renderChart, type Rendering } from "../render/render.js";
+import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { readValuesLayers } from "../values/layers.js";
 import { archiveFor, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
@@ -29,26 +29,41 @@ export interface ChartRendering extends Rendering {
 
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
 export async function renderFor(project: Project, request: RenderRequest): Promise<ChartRendering> {
+  const archive = await archiveFor(project, request.spec, request.target);
+  const input = await renderInput(project, request, archive.digest);
+  const rendering = await renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal });
+  return { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
+}
+
+/**
+ * Everything a render depends on, as a key, without rendering or fetching:
+ * equal keys render equal objects. Undefined when the archive's digest is
+ * not known beforehand (a version the lock does not pin and the index lists
+ * without a digest).
+ */
+export async function renderInputsKey(project: Project, request: RenderRequest): Promise<string | undefined> {
+  const target = request.target;
+  const digest = "pin" in target ? target.pin.digest : "fetched" in target ? target.fetched.digest : target.version.digest;
+  if (digest === undefined) return undefined;
+  const input = await renderInput(project, request, digest);
+  return `${renderKey(input)} ${engineOf(project, request.spec) ?? "?"}`;
+}
+
+async function renderInput(project: Project, request: RenderRequest, digest: string): Promise<RenderInput> {
   const { spec, stack } = request;
-  const archive = await archiveFor(project, spec, request.target);
-  const version = targetVersion(request.target);
   const helm = await project.helm(engineOf(project, spec));
-  const rendering = await renderChart(
-    {
-      helm,
-      archive: { path: project.store.pathOf(archive.digest), digest: archive.digest },
-      label: `${spec.key}-${version}`,
-      releaseName: spec.releaseName,
-      namespace: spec.namespace,
-      kubeVersion: stack?.kubeVersion,
-      apiVersions: stack?.apiVersions ?? [],
-      values: [...(await readValuesLayers(project.config.dir, spec.key, stack?.name)), ...(request.extra ?? [])],
-      includeCrds: !spec.skipCrds,
-      ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
-    },
-    { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal },
-  );
-  return { ...rendering, version, helm: `${helm.version} (${helm.origin})` };
+  return {
+    helm,
+    archive: { path: project.store.pathOf(digest), digest },
+    label: `${spec.key}-${targetVersion(request.target)}`,
+    releaseName: spec.releaseName,
+    namespace: spec.namespace,
+    kubeVersion: stack?.kubeVersion,
+    apiVersions: stack?.apiVersions ?? [],
+    values: [...(await readValuesLayers(project.config.dir, spec.key, stack?.name)), ...(request.extra ?? [])],
+    includeCrds: !spec.skipCrds,
+    ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
+  };
 }
 
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */

@@ -3,6 +3,7 @@ import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { helm } from "../helpers/helm.js";
 import { cli, copyPlatform, editFile } from "../helpers/platform.js";
 
 const run = promisify(execFile);
@@ -79,5 +80,29 @@ describe("chartroom diff --base", () => {
     expect(result.exitCode).toBe(1);
     expect(result.errors).toContain('unknown git ref "no-such-branch"');
     expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toContain('"extra"');
+  });
+});
+
+describe("chartroom diff --base on a one-file change", () => {
+  it("renders only the pair whose inputs changed, and says how many were skipped", async () => {
+    const dir = await copyPlatform();
+    await writeFile(join(dir, ".gitignore"), ".cache/\nhelm-calls.log\n");
+    await git(dir, "init", "-q");
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "platform");
+    await writeFile(join(dir, "values", "webapp", "dev.yaml"), "podAnnotations:\n  team: payments\n");
+    // A helm that writes down each `helm template` it is asked for.
+    const realHelm = await helm(4);
+    const wrapper = join(dir, "counting-helm");
+    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${join(dir, "helm-calls.log")}"\nexec "${realHelm}" "$@"\n`, { mode: 0o755 });
+    const result = await cli(dir, ["diff", "--format", "json"], { HELM_BIN: wrapper });
+    expect(result.exitCode, result.errors).toBe(2);
+    const report = JSON.parse(result.output);
+    expect(report.charts.map((chart: { chart: string; stack: string }) => `${chart.chart} ${chart.stack}`)).toStrictEqual(["webapp dev"]);
+    expect(report.summary.unchanged).toBe(7);
+    // Both sides of the one pair, each rendered twice (to find fields that change on every render); nothing else.
+    expect((await readFile(join(dir, "helm-calls.log"), "utf8")).trim().split("\n")).toStrictEqual(["webapp", "webapp", "webapp", "webapp"]);
+    const text = await cli(dir, ["diff"], { HELM_BIN: wrapper });
+    expect(text.output.split("\n").at(-1)).toBe("1 chart/stack pair(s): 0 added, 0 deleted, 1 updated, 0 replaced, 0 renamed; 1 changing on every render only (not counted); 7 more pair(s) unchanged (same archive, values and settings on both sides: not rendered)");
   });
 });
