@@ -26,6 +26,12 @@ export interface ChartInspection {
   schemaDocument?: unknown;
   /** Vendored subcharts, keyed by the name values use for them (alias, else name). */
   subcharts: SubchartValues[];
+  /**
+   * False when a template (subcharts included) calls a function whose output
+   * differs between renders (randAlphaNum, genCA, now…) or `tpl`, which may
+   * evaluate such a call from values: only then is a chart rendered twice.
+   */
+  deterministic: boolean;
 }
 
 const MAX_DEPTH = 3;
@@ -42,7 +48,10 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth) : [];
+  const nested = { deterministic: true };
+  const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
+  // Packed subcharts deeper than we look may call anything.
+  if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) nested.deterministic = false;
   return {
     apiVersion: meta.apiVersion,
     name: meta.name,
@@ -58,8 +67,12 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     dependencies,
     templates,
     hooks: sortHooks(hooks),
+    deterministic: nested.deterministic && !hookFiles.some((path) => NONDETERMINISTIC.test(chart.files.get(path)?.toString("utf8") ?? "")),
   };
 }
+
+// Sprig and Helm functions whose output differs from one render to the next.
+const NONDETERMINISTIC = /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle|tpl)\b/;
 
 function readChartYaml(chart: ChartFiles, label: string) {
   const file = chart.files.get("Chart.yaml");
@@ -154,12 +167,13 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
     const sub = await readChartArchive(file, `${label} ${path}`);
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
+    if (!inner.deterministic) nested.deterministic = false;
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
     }

@@ -14,6 +14,12 @@ import { rememberValuesInSecrets, sealingKey, sealSecrets } from "./seal.js";
 /** What `helm template` gets, with the archive's digest (part of the cache key) instead of a bare path. */
 export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"> {
   archive: { path: string; digest: string };
+  /**
+   * The chart's templates call nothing that differs between renders: one
+   * render is enough (else a second finds the fields that change every time).
+   * @default false
+   */
+  deterministic?: boolean;
 }
 
 export interface Rendering {
@@ -70,7 +76,7 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
     }
   }
   const request = { ...input, chart: input.archive.path };
-  const [first, second] = await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
+  const [first, second] = input.deterministic === true ? await helmTemplate(request, options.run).then((text) => [text, text] as const) : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
   const parsed = parseManifest(first, input.namespace, input.label, shared);
   const again = first === second ? parsed : parseManifest(second, input.namespace, input.label, shared);

@@ -5,6 +5,8 @@ import type { ChartVersion, FetchedArchive } from "../model/charts.js";
 import { fetchVerified } from "../sources/fetch.js";
 import { projectChartPath, pruneProjectCharts, readProjectChart, writeProjectChart } from "../store/project-charts.js";
 import { mapLimit } from "../util/pool.js";
+import { recordStore } from "../store/records.js";
+import { z } from "zod";
 import type { ValuesContract } from "../values/check.js";
 import type { Project } from "./project.js";
 import { sourceOf } from "./select.js";
@@ -39,14 +41,27 @@ export function archiveFor(project: Project, spec: ChartSpec, target: ArchiveTar
   return hit;
 }
 
-/** A fetched archive's inspection, once per digest per run. */
+/** A fetched archive's inspection, once per digest per run, and cached by digest between runs. */
 export function inspectionOf(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
   let hit = project.memo.inspections.get(archive.digest);
   if (hit === undefined) {
-    hit = inspectArchive(archive.data, label);
+    hit = cachedInspection(project, archive, label);
     project.memo.inspections.set(archive.digest, hit);
   }
   return hit;
+}
+
+// An archive's bytes decide its inspection: a record per digest. Written by
+// chartroom itself: the shape is checked, the content trusted.
+const inspectionRecord = z.custom<ChartInspection>((value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string" && typeof (value as { deterministic?: unknown }).deterministic === "boolean");
+
+async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
+  const records = recordStore(project.cacheRoot, "inspection", 1, inspectionRecord);
+  const cached = await records.read(archive.digest);
+  if (cached !== null) return cached;
+  const found = await inspectArchive(archive.data, label);
+  await records.write(archive.digest, found);
+  return found;
 }
 
 /** What a chart version says about its values: defaults, schema, subcharts. */

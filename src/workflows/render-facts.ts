@@ -1,6 +1,7 @@
 import type { ChartSpec } from "../config/types.js";
 import type { FetchedArchive } from "../model/charts.js";
 import { displayName } from "../model/objects.js";
+import { mapLimit } from "../util/pool.js";
 import { renderFor } from "./rendering.js";
 import type { Project } from "./project.js";
 import { stackName, stacksFor } from "./select.js";
@@ -18,9 +19,11 @@ export interface RenderFacts {
  */
 export async function renderFacts(project: Project, spec: ChartSpec, archive: FetchedArchive, version: string): Promise<RenderFacts> {
   const facts: RenderFacts = { hooks: {}, unstable: {} };
-  for (const stack of stacksFor(project)) {
-    // The archive is in the store already: fetchVerified put it there (or found it).
-    const rendering = await renderFor(project, { spec, stack, target: { fetched: archive, version } });
+  const stacks = stacksFor(project);
+  // The archive is in the store already: fetchVerified put it there (or found it).
+  const renderings = await mapLimit(stacks, stacks.length, (stack) => renderFor(project, { spec, stack, target: { fetched: archive, version } }));
+  for (const [i, stack] of stacks.entries()) {
+    const rendering = renderings[i] as Awaited<ReturnType<typeof renderFor>>;
     const hooks: Record<string, string[]> = {};
     for (const object of rendering.objects) {
       for (const event of object.hook?.events ?? []) (hooks[event] ??= []).push(displayName(object));

@@ -3,7 +3,7 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { readValuesLayers } from "../values/layers.js";
-import { archiveFor, targetVersion, type ArchiveTarget } from "./archives.js";
+import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 
 export interface RenderRequest {
@@ -30,7 +30,8 @@ export interface ChartRendering extends Rendering {
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
 export async function renderFor(project: Project, request: RenderRequest): Promise<ChartRendering> {
   const archive = await archiveFor(project, request.spec, request.target);
-  const input = await renderInput(project, request, archive.digest);
+  const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
+  const input = { ...(await renderInput(project, request, archive.digest)), deterministic: inspection.deterministic };
   const rendering = await renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal });
   return { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
 }

@@ -66,6 +66,17 @@ describe("readChartArchive refuses hostile archives", () => {
 });
 
 describe("inspectArchive", () => {
+  it("tells a chart that renders the same every time from one that calls random, time or tpl, subcharts included", async () => {
+    const chart = (template: string) => tarball([{ name: "c/Chart.yaml", content: MINIMAL_CHART_YAML }, { name: "c/templates/cm.yaml", content: template }]);
+    expect((await inspectArchive(await chart("kind: ConfigMap\ndata: { a: {{ .Values.a | quote }} }\n"), "c")).deterministic).toBe(true);
+    for (const call of ["randAlphaNum 16", "uuidv4", "genCA \"x\" 365", "now | date \"2006\"", "tpl .Values.t ."]) {
+      expect((await inspectArchive(await chart(`data: { a: {{ ${call} }} }\n`), "c")).deterministic, call).toBe(false);
+    }
+    // storefront packs webapp, whose Secret defaults to randAlphaNum.
+    expect((await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront")).deterministic).toBe(false);
+    expect((await inspectArchive(await readFile(join(ROOT, "charts", "ledger-0.1.0.tgz")), "ledger")).deterministic).toBe(true);
+  });
+
   it("reads the web app: schema with its dialect, no hooks, no CRDs", async () => {
     const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "webapp-1.0.1.tgz")), "webapp-1.0.1");
     expect(inspection).toMatchObject({ apiVersion: "v2", name: "webapp", version: "1.0.1", appVersion: "1.4.1", type: "application", crds: [], hooks: {} });
