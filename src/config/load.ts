@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { ChartroomError } from "../errors/index.js";
 import { maxFileBytes, readFileFor } from "../util/fs.js";
+import { sha256Hex } from "../util/hash.js";
 import { normaliseConfig } from "./normalise.js";
 import type { Config } from "./types.js";
 
@@ -13,8 +14,8 @@ export const CONFIG_NAMES = ["chartroom.config.ts", "chartroom.config.mts", "cha
 export async function loadConfig(options: { cwd?: string; file?: string } = {}): Promise<Config> {
   const file = await findConfig(options.cwd ?? process.cwd(), options.file);
   // A folder or a pipe where the config should be: said plainly, not as a loader's error.
-  await readFileFor(file, "the config file", { maxBytes: maxFileBytes() });
-  const written = await importConfig(file);
+  const bytes = await readFileFor(file, "the config file", { maxBytes: maxFileBytes() });
+  const written = await importOnce(file, bytes);
   return normaliseConfig(written, file);
 }
 
@@ -50,6 +51,23 @@ async function exists(path: string): Promise<boolean> {
 // copy's small define module, not the package entry: jiti would otherwise
 // transpile the whole library on every load (≈0.6 s against ≈0.1 s).
 const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "define");
+
+// A config that imports nothing of its own and reads neither the environment
+// nor the clock is what its bytes say: loaded once
+// per process for each content (diff --base loads the same config twice).
+const loaded = new Map<string, Promise<unknown>>();
+
+function importOnce(file: string, bytes: Buffer): Promise<unknown> {
+  if (/from\s+["']\.|import\s*\(|require\s*\(|import\s+["']\.|process\.env|Date|Math\.random/.test(bytes.toString("utf8"))) return importConfig(file);
+  const key = sha256Hex(bytes);
+  let hit = loaded.get(key);
+  if (hit === undefined) {
+    hit = importConfig(file);
+    loaded.set(key, hit);
+    hit.catch(() => loaded.delete(key));
+  }
+  return hit;
+}
 
 async function importConfig(file: string): Promise<unknown> {
   const jiti = createJiti(import.meta.url, { alias: { chartroom: selfEntry }, moduleCache: false });
