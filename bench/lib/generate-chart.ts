@@ -105,17 +105,26 @@ spec:
 
 /**
  * A CRD with a deep, wide openAPI schema written the way controller-gen
- * writes them: block style, descriptions wrapped over several lines.
+ * writes them: block style, descriptions wrapped over several lines, a third
+ * of them in double quotes and a third in single quotes (as real operator
+ * CRDs have them).
  */
 function largeCrd(index: number, upgrade: Upgrade | undefined): string {
   const field = (depth: number, name: string): string => {
     const pad = " ".repeat(12 + depth * 4);
-    const description = `${pad}  description: ${name} is a field of the generated schema; it makes the CRD\n${pad}    as large as the ones operators ship, wrapped the way controller-gen\n${pad}    wraps long descriptions.`;
+    // As controller-gen writes them: plain when it can, quoted (over several lines) when the text has ": " or "\n" in it.
+    const style = name.length % 3;
+    const description =
+      style === 0
+        ? `${pad}  description: ${name} is a field of the generated schema; it makes the CRD\n${pad}    as large as the ones operators ship, wrapped the way controller-gen\n${pad}    wraps long descriptions.`
+        : style === 1
+          ? `${pad}  description: "${name} is a field of the generated schema. Deprecated: it makes\n${pad}    the CRD as large as the ones operators ship. \\n The default value is\n${pad}    \`OnNamespace\`, as in the monitoring stacks."`
+          : `${pad}  description: '${name} sets the mode: one of \`a\`, \`b\`; it''s wrapped\n${pad}    the way controller-gen wraps quoted descriptions.'`;
     if (depth === 4) {
       const type = upgrade === "everything" && name.endsWith("5") ? "integer" : "string";
       return `${pad}${name}:\n${description}\n${pad}  type: ${type}`;
     }
-    const children = Array.from({ length: 6 }, (_, i) => field(depth + 1, `${name}${i}`));
+    const children = Array.from({ length: 7 }, (_, i) => field(depth + 1, `${name}${i}`));
     // A typical upgrade adds a couple of fields.
     if (upgrade === "typical" && (name === "spec0" || name === "spec31")) children.push(`${pad}    added${name}:\n${pad}      description: A field the new version adds.\n${pad}      type: boolean`);
     return `${pad}${name}:\n${description}\n${pad}  properties:\n${children.join("\n")}\n${pad}  type: object`;

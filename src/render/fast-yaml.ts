@@ -1,9 +1,10 @@
 /**
  * A fast reader for the block-style YAML that chart templates produce: block
  * maps and sequences, plain and quoted one-line scalars, one-line flow
- * collections, literal block scalars (`|`, `|-`). It returns undefined the
- * moment a document uses anything else (anchors, tags, folded scalars,
- * multi-line plain or quoted scalars, odd numbers, duplicate keys, tabs…),
+ * collections, literal block scalars (`|`, `|-`), plain and quoted scalars
+ * over several lines. It returns undefined the moment a document uses
+ * anything else (anchors, tags, folded scalars, odd numbers, duplicate keys,
+ * tabs…),
  * and the caller parses that document with js-yaml. Where it answers, it
  * answers what js-yaml's CORE schema would: the property test pins that.
  */
@@ -21,13 +22,17 @@ function unsupported(): never {
  */
 export type SharedBlocks = Map<string, { text: string; value: unknown }[]>;
 
-/** Blocks shorter than this are cheaper to read again than to look up. */
-const MIN_SHARED_LINES = 8;
+/**
+ * Blocks shorter than this are cheaper to read again than to look up (the
+ * lookup slices and compares text at every nesting level): measured on
+ * operator CRDs, 64 lines is where reuse starts to pay.
+ */
+const MIN_SHARED_LINES = 64;
 
-export function parseBlockYaml(text: string, shared?: SharedBlocks): unknown {
+export function parseBlockYaml(text: string, shared?: SharedBlocks, minSharedLines = MIN_SHARED_LINES): unknown {
   if (text.includes("\t") || text.includes("\r")) return undefined;
   try {
-    return new Reader(text, text.split("\n"), shared).document();
+    return new Reader(text, text.split("\n"), shared, minSharedLines).document();
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -60,6 +65,7 @@ class Reader {
     private readonly text: string,
     private readonly lines: string[],
     private readonly shared: SharedBlocks | undefined,
+    private readonly minSharedLines: number,
   ) {
     this.indents = new Int32Array(lines.length);
     this.offsets = new Int32Array(lines.length + 1);
@@ -79,7 +85,7 @@ class Reader {
   /** Read lines [i, end) with `read`, or take what the same text gave before. */
   private reuse(end: number, read: () => unknown): unknown {
     const start = this.i;
-    if (this.shared === undefined || end - start < MIN_SHARED_LINES) return read();
+    if (this.shared === undefined || end - start < this.minSharedLines) return read();
     let last = end - 1;
     while (last > start && this.indents[last] === -1) last--;
     const key = `${end - start}\u0000${this.lines[start]}\u0000${this.lines[last]}`;
@@ -169,6 +175,14 @@ class Reader {
 
   /** The value after `key:` (or `- `), on the current line or the lines below. */
   private value(rest: string | undefined, indent: number): unknown {
+    if (rest !== undefined && (rest[0] === '"' || rest[0] === "'") && !closesOnLine(rest)) {
+      // `rest` comes trimmed: spaces before the first break are looked for on the line itself.
+      if ((this.lines[this.i] as string).endsWith(" ")) unsupported();
+      this.i++;
+      const value = this.quotedLines(rest, indent);
+      this.noContinuation(indent);
+      return value;
+    }
     const text = rest === undefined ? "" : stripComment(rest);
     this.i++;
     if (text === "") {
@@ -232,6 +246,63 @@ class Reader {
       this.i++;
     }
     // Blank lines after the scalar are not part of it.
+    return out;
+  }
+
+  /**
+   * A quoted scalar over several lines, as operator CRDs write long
+   * descriptions: each line break folds to a space, a run of blank lines to
+   * that many line breaks, the continuation lines' leading spaces go, and in
+   * double quotes a backslash at the end of a line joins without a space.
+   */
+  private quotedLines(first: string, indent: number): string {
+    const quote = first[0] as string;
+    const raw: string[] = [first.slice(1)];
+    for (;;) {
+      if (this.i >= this.lines.length) unsupported();
+      const line = this.lines[this.i] as string;
+      this.i++;
+      if (line.trim() === "") {
+        raw.push("");
+        continue;
+      }
+      if (indentOf(line) <= indent) unsupported();
+      const close = closingIn(line, quote);
+      if (close === -1) {
+        raw.push(line);
+        continue;
+      }
+      const tail = line.slice(close + 1).trim();
+      if (tail !== "" && !tail.startsWith("#")) unsupported();
+      raw.push(line.slice(0, close));
+      break;
+    }
+    let out = "";
+    let breaks = 0;
+    let joined = false;
+    for (let k = 0; k < raw.length; k++) {
+      const last = k === raw.length - 1;
+      let segment = k === 0 ? (raw[k] as string) : (raw[k] as string).replace(/^ +/, "");
+      if (!last && k > 0 && segment === "") {
+        breaks++;
+        continue;
+      }
+      let escapedBreak = false;
+      if (!last) {
+        const slashes = (/\\+$/.exec(segment)?.[0].length ?? 0) % 2 === 1;
+        if (quote === '"' && slashes) {
+          segment = segment.slice(0, -1);
+          escapedBreak = true;
+        } else if (segment.endsWith(" ")) {
+          // Spaces before a line break: YAML drops them, js-yaml (the fallback) keeps them; neither is guessed.
+          unsupported();
+        }
+      }
+      if (k > 0 && !joined) out += breaks === 0 ? " " : "\n".repeat(breaks);
+      breaks = 0;
+      out += quote === '"' ? doubleQuoted(segment) : singleQuoted(segment);
+      joined = escapedBreak;
+    }
     return out;
   }
 
@@ -309,6 +380,34 @@ function splitKey(content: string): { key: string; rest: string | undefined } | 
   if (rest !== "" && !rest.startsWith(" ")) unsupported();
   const trimmed = rest.trim();
   return { key, rest: trimmed === "" ? undefined : trimmed };
+}
+
+/** Whether a quoted scalar opening `text` closes on the same line. */
+function closesOnLine(text: string): boolean {
+  return closingIn(text.slice(1), text[0] as string) !== -1;
+}
+
+/** Where an unescaped closing quote is in one line of a quoted scalar's body, or −1. */
+function closingIn(line: string, quote: string): number {
+  for (let k = 0; k < line.length; k++) {
+    const char = line[k];
+    if (quote === '"' && char === "\\") {
+      k++;
+      continue;
+    }
+    if (char !== quote) continue;
+    if (quote === "'" && line[k + 1] === "'") {
+      k++;
+      continue;
+    }
+    return k;
+  }
+  return -1;
+}
+
+function singleQuoted(raw: string): string {
+  if (raw.replace(/''/g, "").includes("'")) unsupported();
+  return raw.replace(/''/g, "'");
 }
 
 /** Drop a trailing ` # comment` outside quotes. */

@@ -7,7 +7,7 @@ import { ChartroomError } from "../errors/index.js";
 import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
-import type { ArchiveTarget } from "./archives.js";
+import { targetVersion, type ArchiveTarget } from "./archives.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
 import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import { openProject, type Project } from "./project.js";
@@ -59,23 +59,27 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
 }
 
 async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {
-  const reports: ChartReport[] = [];
   const stacks = stacksFor(project, options.stack);
   const targets = new Map<string, ArchiveTarget>();
+  const pairs: { side: Side; to: Side; stack: StackSpec | undefined }[] = [];
   for (const spec of selectCharts(project, options.charts)) {
-    const pin = requirePin(project, spec);
     const version = await versionTarget(project, spec, to);
     targets.set(spec.key, { version });
-    for (const stack of stacks) {
-      project.progress(`rendering ${spec.key} ${pin.version} and ${version.version} for ${stackName(stack)}`);
-      reports.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, compare));
-    }
+    for (const stack of stacks) pairs.push({ side: { project, spec, target: { pin: requirePin(project, spec) } }, to: { project, spec, target: { version } }, stack });
   }
-  // Policies see the whole stack: the pins, then the same stack with these charts moved.
+  let done = 0;
+  const reports = await mapLimit(pairs, renderPool(), async (pair) => {
+    const report = await compareSides(pair.side, pair.to, pair.stack, compare);
+    project.progress(`[${++done}/${pairs.length}] compared ${pair.side.spec.key} ${targetVersion(pair.side.target)} and ${targetVersion(pair.to.target)} for ${stackName(pair.stack)}`);
+    return report;
+  });
+  // Policies: the pins, then the same charts moved, over the charts the move can touch.
   for (const stack of stacks) {
+    const mine = reports.filter((report) => report.stack === stackName(stack));
+    const scope = policyScope(mine, [project]);
     project.progress(`policies for stack ${stackName(stack)}`);
-    const [before, after] = await settleAll([stackCharts(project, stack), stackCharts(project, stack, targets)]);
-    attachFindings(reports.filter((report) => report.stack === stackName(stack)), await policyFindings(project, stack, before), await policyFindings(project, stack, after));
+    const [before, after] = await settleAll([stackCharts(project, stack, new Map(), scope), stackCharts(project, stack, targets, scope)]);
+    attachFindings(mine, await policyFindings(project, stack, before), await policyFindings(project, stack, after));
   }
   return reports;
 }

@@ -16,6 +16,12 @@ const TRICKY = [
   "a: b", "a:b", "#hash", "x #y", "x#y", "- item", "-", "?", "[x]", "{y}", "'q'", '"dq"', "it's", 'say "hi"', "tab\there", "line\nbreak", "trail ",
   " lead", "ünïcødé", "emoji 🚀", "back\\slash", "@at", "`tick", "%pct", "!bang", "&amp", "*star", "|pipe", ">gt", "key: value # c", "2026-01-01",
   "multi\nline\ntext\n", "ends with newline\n", "\n\nleading blank lines", "http://example.test/a?b=c#d", "yes", "on", "0", "10", "3.14", "1.2.3",
+  // Long enough to be wrapped over several lines, in quotes, by writers with a line width.
+  "AlertmanagerConfigMatcherStrategy defines the strategy used by AlertmanagerConfig objects to match alerts in the routes and inhibition rules.",
+  "Deprecated: this will be removed in a future release. Prefer using `spec.alertmanagerConfiguration` instead; it's \"better\" there.",
+  "A description with\na line break and   several   spaces, then\n\ntwo breaks and a trailing space ",
+  "Tabs\tand back\\slashes and a 'quote' inside a long description that wraps because it is long enough to wrap",
+  "  leading spaces kept in a long wrapped description that goes on for quite a while, really a while  ",
 ];
 
 function value(next: () => number, depth: number): unknown {
@@ -75,7 +81,8 @@ describe("parseBlockYaml", () => {
       const seen: unknown[] = [];
       for (const data of variants) {
         for (const text of writers(next, data)) {
-          const fast = parseBlockYaml(text, shared);
+          // Small documents: reuse from 8 lines up, so that it happens at all.
+          const fast = parseBlockYaml(text, shared, 8);
           if (fast === undefined) continue;
           expect(fast, `seed ${seed}:\n${text}`).toStrictEqual(load(text, { schema: CORE_SCHEMA }));
           const root = (fast as { root?: unknown }).root;
@@ -131,6 +138,21 @@ describe("parseBlockYaml", () => {
     expect(fast).toStrictEqual(load(text, { schema: CORE_SCHEMA }));
   });
 
+  it.each([
+    ["two lines", 'a: "one\n  two"\nb: 1\n'],
+    ["single quotes with a doubled quote", "a: 'it''s\n  wrapped'\n"],
+    ["blank lines between", 'a: "one\n\n\n  two"\n'],
+    ["escapes and a comment after", 'a: "tab\\tand \\"quotes\\"\n  and \\u00e9" # note\n'],
+    ["go-yaml style escaped breaks", 'description: "AlertmanagerConfigMatcherStrategy defines the strategy used by\\\n    \\ AlertmanagerConfig objects to match alerts in the routes and inhibition\n    rules. \\n The default value is `OnNamespace`."\ntype: object\n'],
+    ["controller-gen style single quotes", "description: 'Deprecated: this will be removed in a future release.\n  Prefer using `spec.alertmanagerConfiguration` instead.'\n"],
+    ["leading spaces folded", 'a: "one\n     two\n   three"\n'],
+    ["a list item", '- "first part\n  second part"\n- other\n'],
+  ])("reads a multi-line quoted scalar (%s) as js-yaml does", (_, text) => {
+    const fast = parseBlockYaml(text);
+    expect(fast).toBeDefined();
+    expect(fast).toStrictEqual(load(text, { schema: CORE_SCHEMA }));
+  });
+
   it("reads a typical rendered manifest", () => {
     const text = `# Source: app/templates/deployment.yaml
 apiVersion: apps/v1
@@ -169,7 +191,9 @@ spec:
     ["an anchor", "a: &x 1\nb: *x\n"],
     ["a tag", "a: !!str 1\n"],
     ["a folded scalar", "a: >\n  folded\n  text\n"],
-    ["a multi-line double-quoted scalar", 'a: "one\n  two"\n'],
+    ["a multi-line quoted scalar closing too far left", 'a:\n  b: "one\n  two"\n'],
+    ["a multi-line quoted scalar never closed", 'a: "one\n  two\n'],
+    ["spaces before a break in a quoted scalar (js-yaml keeps them, YAML drops them)", 'a: "one   \n  two"\n'],
     ["a comment inside a multi-line plain scalar", "a: one\n  # two\n  three\n"],
     ["a duplicate key", "a: 1\na: 2\n"],
     ["a merge key", "a: { x: 1 }\nb:\n  <<: { y: 2 }\n"],
