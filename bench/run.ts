@@ -8,6 +8,7 @@ import { benchIndexResolve } from "./index-resolve.js";
 import { benchLargeInputs } from "./large-inputs.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
+import { benchPlatformScale } from "./platform-scale.js";
 import { benchPolicies } from "./policies.js";
 import { benchPublicApi } from "./public-api.js";
 import { benchRenderDiff } from "./render-diff.js";
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "check-values": () => benchCheckValues(cacheRoot),
   policies: () => benchPolicies(cacheRoot),
   "large-inputs": () => benchLargeInputs(),
+  "platform-scale": () => benchPlatformScale(cacheRoot),
   deploy: benchDeploy,
   "public-api": () => benchPublicApi(),
 };

