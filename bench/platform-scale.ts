@@ -26,6 +26,27 @@ function serviceChart(version: string): Map<string, Buffer> {
   return files;
 }
 
+/** The platform's files in `dir`: a file repository with the service chart at two versions, the config, values. */
+export async function makePlatform(dir: string, helm: string): Promise<string[]> {
+    await mkdir(join(dir, "charts"));
+    for (const version of ["1.0.0", "1.1.0"]) await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
+    await run(helm, ["repo", "index", join(dir, "charts")], { env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") } });
+    const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
+    const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
+    const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
+    await writeFile(join(dir, "chartroom.config.ts"), `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`);
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
+    await mkdir(join(dir, "node_modules"));
+    await run("ln", ["-s", ROOT, join(dir, "node_modules", "chartroom")]);
+    for (const key of keys) {
+      await mkdir(join(dir, "values", key), { recursive: true });
+      await writeFile(join(dir, "values", key, "values.yaml"), `replicas: ${2 + (key.length % 3)}\n`);
+    }
+    await writeFile(join(dir, ".gitignore"), "node_modules/\n.chartroom/\n");
+
+  return keys;
+}
+
 interface Timed {
   ms: number;
   code: number;
@@ -61,22 +82,7 @@ export async function benchPlatformScale(cacheRoot: string): Promise<Record<stri
   const dir = await mkdtemp(join(tmpdir(), "chartroom-bench-platform-"));
   try {
     const helm = await pinnedHelm(4, cacheRoot);
-    await mkdir(join(dir, "charts"));
-    for (const version of ["1.0.0", "1.1.0"]) await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
-    await run(helm.path, ["repo", "index", join(dir, "charts")], { env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") } });
-    const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
-    const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
-    const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
-    await writeFile(join(dir, "chartroom.config.ts"), `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
-    await mkdir(join(dir, "node_modules"));
-    await run("ln", ["-s", ROOT, join(dir, "node_modules", "chartroom")]);
-    for (const key of keys) {
-      await mkdir(join(dir, "values", key), { recursive: true });
-      await writeFile(join(dir, "values", key, "values.yaml"), `replicas: ${2 + (key.length % 3)}\n`);
-    }
-    await writeFile(join(dir, ".gitignore"), "node_modules/\n.chartroom/\n");
-
+    const keys = await makePlatform(dir, helm.path);
     // The renders a lock needs, one after the other: one helm template per chart and stack.
     const sequentialStarted = performance.now();
     for (const key of keys.slice(0, 30)) {

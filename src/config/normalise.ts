@@ -125,8 +125,10 @@ function normaliseCharts(value: Record<string, unknown>, repositories: Map<strin
   const keys = Object.keys(value).sort();
   const names = [...repositories.keys()];
   const charts: ChartSpec[] = [];
+  const schema = chartSchema(names, keys);
   for (const key of keys) {
-    const written = parse(chartSchema(names, keys, key), value[key], `charts.${key}`, problems);
+    const written = parse(schema, value[key], `charts.${key}`, problems);
+    if (written?.dependsOn?.includes(key) === true) problems.push(`charts.${key}.dependsOn: a chart cannot depend on itself`);
     const repository = written === undefined ? undefined : repositories.get(written.repository);
     if (written === undefined || repository === undefined) continue;
     const at = written.version.indexOf("@");

@@ -99,7 +99,8 @@ const version = z
 export type Engine = "auto" | "chart" | "release";
 
 /** A chart declaration, checked against the repositories and chart keys declared beside it. */
-export function chartSchema(repositories: readonly string[], charts: readonly string[], key: string) {
+/** One schema for every chart of a config (built once: a platform declares hundreds). */
+export function chartSchema(repositories: readonly string[], charts: readonly string[]) {
   return z.strictObject(
     {
       /** Key of an entry in `repositories`. */
@@ -143,10 +144,8 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
       dependsOn: z
         .array(z.string(), { error: "expected a list of chart keys" })
         .superRefine((names, ctx) => {
-          for (const name of names) {
-            if (name === key) ctx.addIssue({ code: "custom", message: "a chart cannot depend on itself" });
-            else if (!charts.includes(name)) ctx.addIssue({ code: "custom", message: `unknown chart "${name}"${suggest(name, charts)}` });
-          }
+          // Depending on itself is checked where the key is known (normalise.ts).
+          for (const name of names) if (!charts.includes(name)) ctx.addIssue({ code: "custom", message: `unknown chart "${name}"${suggest(name, charts)}` });
         })
         .optional(),
       /**
