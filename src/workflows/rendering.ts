@@ -2,7 +2,9 @@ import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
+import { readTextFor } from "../util/fs.js";
 import { readValuesLayers } from "../values/layers.js";
+import { join } from "node:path";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 
@@ -46,22 +48,32 @@ export async function renderInputsKey(project: Project, request: RenderRequest):
   const target = request.target;
   const digest = "pin" in target ? target.pin.digest : "fetched" in target ? target.fetched.digest : target.version.digest;
   if (digest === undefined) return undefined;
-  const input = await renderInput(project, request, digest);
-  return `${renderKey(input)} ${engineOf(project, request.spec) ?? "?"}`;
+  const { spec, stack } = request;
+  // The files' bytes, unparsed: equal bytes parse equally, and hundreds of pairs are compared.
+  const names = [`values/${spec.key}/values.yaml`, ...(stack === undefined ? [] : [`values/${spec.key}/${stack.name}.yaml`])];
+  const texts = await Promise.all(names.map((name) => readTextFor(join(project.config.dir, name), "the values file", { optional: true, shown: name })));
+  const files = texts.map((text, i) => ({ name: names[i] as string, text: text ?? "\u0000absent" }));
+  const input = await inputOf(project, request, { path: "", digest }, "", files);
+  return `${renderKey(input)} ${engineOf(project, spec) ?? "?"}`;
 }
 
 async function renderInput(project: Project, request: RenderRequest, digest: string): Promise<RenderInput> {
   const { spec, stack } = request;
-  const helm = await project.helm(engineOf(project, spec));
+  const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
+  return inputOf(project, request, { path: project.store.pathOf(digest), digest }, `${spec.key}-${targetVersion(request.target)}`, layers);
+}
+
+async function inputOf(project: Project, request: RenderRequest, archive: RenderInput["archive"], label: string, files: ValuesLayer[]): Promise<RenderInput> {
+  const { spec, stack } = request;
   return {
-    helm,
-    archive: { path: project.store.pathOf(digest), digest },
-    label: `${spec.key}-${targetVersion(request.target)}`,
+    helm: await project.helm(engineOf(project, spec)),
+    archive,
+    label,
     releaseName: spec.releaseName,
     namespace: spec.namespace,
     kubeVersion: stack?.kubeVersion,
     apiVersions: stack?.apiVersions ?? [],
-    values: [...(await readValuesLayers(project.config.dir, spec.key, stack?.name)), ...(request.extra ?? [])],
+    values: [...files, ...(request.extra ?? [])],
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
   };
