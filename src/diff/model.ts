@@ -34,6 +34,17 @@ export interface ReportedChange {
   secret?: SecretState;
 }
 
+/** One CRD version's schema changes, counted (`descriptions`: how many of the changed fields are descriptions). */
+export interface SchemaSummary {
+  /** The path of the version's schema, e.g. `spec.versions[0].schema.openAPIV3Schema`. */
+  path: string;
+  version: string;
+  added: number;
+  removed: number;
+  changed: number;
+  descriptions: number;
+}
+
 /** What happens to an object in Kubernetes terms: added, deleted, updated in place, replaced (an immutable field, or a field the engine replaces on), renamed. */
 export type ObjectAction = "add" | "delete" | "update" | "replace" | "rename";
 
@@ -54,6 +65,12 @@ export interface ObjectReport {
   changes: ReportedChange[];
   /** For a changed Secret: its values that did not change, by byte length (values are never shown). */
   unchangedSecrets?: { path: string; bytes: number }[];
+  /**
+   * For a CustomResourceDefinition whose schema changed in more than a few
+   * fields: the counts per served version, in place of the field changes
+   * (`--show-schema-fields` lists every one).
+   */
+  schemaChanges?: SchemaSummary[];
   /** For `replace`: which immutable fields changed, and what each engine will do. */
   replacement?: { fields: string[]; consequences: { chart: string; release: string } };
 }

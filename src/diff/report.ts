@@ -1,7 +1,8 @@
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
 import type { Finding } from "../model/findings.js";
-import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport } from "./model.js";
+import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, SchemaSummary } from "./model.js";
+import { isRecord } from "../util/json.js";
 import { parsePath } from "../util/tree-path.js";
 import { diffObjects } from "./objects.js";
 
@@ -15,6 +16,8 @@ export interface ChartSide {
 export interface ReportOptions {
   showSecrets: boolean;
   showBookkeeping: boolean;
+  /** Every field of a CRD's schema change, not the counts per version. */
+  showSchemaFields?: boolean;
 }
 
 /**
@@ -46,7 +49,8 @@ export function chartReport(
     if (rest.length === 0 && (report.action === "update" || report.action === "replace")) continue;
     // helm upgrade installs crds/ once and never changes them.
     const step = meta.engine === "release" && isFromCrdsFolder(report.source) ? "skipped" : report.step;
-    objects.push({ ...report, changes: rest, step });
+    const summarised = options.showSchemaFields === true ? undefined : summariseSchema(report, rest, after?.objects ?? before?.objects ?? []);
+    objects.push(summarised === undefined ? { ...report, changes: rest, step } : { ...report, ...summarised, step });
   }
   const names = new Map([...(before?.objects ?? []), ...(after?.objects ?? [])].map((object) => [object.id, displayName(object)]));
   const unstablePaths = [...unstable].map((entry) => {
@@ -114,7 +118,7 @@ function apartObjects(engine: "chart" | "release", before: readonly RenderedObje
 
 /** Whether an object counts toward "something changed". */
 export function isReal(object: ObjectReport): boolean {
-  if (object.action !== "update") return true;
+  if (object.action !== "update" || (object.schemaChanges?.length ?? 0) > 0) return true;
   return object.changes.some((change) => !change.tags.includes("unstable") && !change.tags.includes("bookkeeping"));
 }
 
@@ -173,4 +177,54 @@ export function attachFindings(charts: ChartReport[], before: readonly Finding[]
       resolved: before.filter((found) => mine(found) && !now.has(findingKey(found))),
     };
   }
+}
+
+// A CRD schema change of more fields than this is counted, not listed.
+const SCHEMA_FIELDS_LISTED = 12;
+const SCHEMA_PATH = /^(spec\.versions\[(\d+)\]\.schema\.openAPIV3Schema)\./;
+
+/**
+ * An operator upgrade rewrites thousands of fields of its CRDs' schemas
+ * (mostly descriptions): listed one by one they bury the rest of the
+ * review and cost more to format than to compute. Each version's schema
+ * changes become one line of counts.
+ */
+function summariseSchema(report: ObjectReport, changes: ReportedChange[], objects: readonly RenderedObject[]): Pick<ObjectReport, "changes" | "schemaChanges"> | undefined {
+  if (!report.id.startsWith("apiextensions.k8s.io/CustomResourceDefinition/")) return undefined;
+  const groups = new Map<string, ReportedChange[]>();
+  for (const change of changes) {
+    const path = SCHEMA_PATH.exec(change.path)?.[1];
+    if (path !== undefined) groups.set(path, [...(groups.get(path) ?? []), change]);
+  }
+  const large = [...groups].filter(([, group]) => group.length > SCHEMA_FIELDS_LISTED);
+  if (large.length === 0) return undefined;
+  const versions = objects.find((object) => object.id === report.id)?.body.spec;
+  const nameOf = (path: string) => {
+    const index = Number(SCHEMA_PATH.exec(`${path}.`)?.[2]);
+    const entry = isRecord(versions) && Array.isArray(versions.versions) ? (versions.versions[index] as unknown) : undefined;
+    return isRecord(entry) && typeof entry.name === "string" ? entry.name : `#${index}`;
+  };
+  const summarised = new Set(large.flatMap(([, group]) => group));
+  return {
+    changes: changes.filter((change) => !summarised.has(change)),
+    schemaChanges: large.map(([path, group]) => ({
+      path,
+      version: nameOf(path),
+      added: group.filter((change) => change.op === "add").length,
+      removed: group.filter((change) => change.op === "remove").length,
+      changed: group.filter((change) => change.op === "change" || change.op === "reorder").length,
+      descriptions: group.filter((change) => change.path.endsWith(".description")).length,
+    })),
+  };
+}
+
+/** `spec.versions[0] (v1) schema: 1204 fields changed (1100 descriptions), 41 added, 3 removed` */
+export function describeSchemaChanges(summary: SchemaSummary): string {
+  const parts = [
+    summary.changed > 0 ? `${summary.changed} field(s) changed` : "",
+    summary.added > 0 ? `${summary.added} added` : "",
+    summary.removed > 0 ? `${summary.removed} removed` : "",
+  ].filter((part) => part !== "");
+  const descriptions = summary.descriptions > 0 ? ` (${summary.descriptions} of them descriptions)` : "";
+  return `${summary.path} (${summary.version}): ${parts.join(", ")}${descriptions}; --show-schema-fields lists them`;
 }

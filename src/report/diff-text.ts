@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import { formatValue } from "./format-value.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
 import type { Finding } from "../model/findings.js";
-import { isBookkeepingOnly, isReal } from "../diff/report.js";
+import { describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 
 import type { Paint } from "./paint.js";
 export type { Paint };
@@ -81,6 +81,7 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
   const noise = isReal(object) ? "" : paint(isBookkeepingOnly(object) ? "  (bookkeeping only)" : "  (changes on every render only)", "dim");
   const lines = [`  ${paint(`${MARK[object.action]} ${object.display}${label}`, colour)}${hook}${source}${noise}`];
   for (const change of object.changes) lines.push(...changeLines(change, paint));
+  for (const summary of object.schemaChanges ?? []) lines.push(paint(`      ${describeSchemaChanges(summary)}`, "yellow"));
   for (const kept of object.unchangedSecrets ?? []) lines.push(paint(`      ${kept.path}: secret unchanged (${kept.bytes} bytes)`, "dim"));
   if (object.body !== undefined) {
     const sign = object.action === "add" ? "+" : "-";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ChartroomError, type Place } from "../errors/index.js";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 
 /**
@@ -49,28 +50,40 @@ const ERRNO: Record<string, string> = {
  * Only regular files are read (a FIFO would block the run forever).
  */
 export async function readFileFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number } = {}): Promise<Buffer> {
+  return readFileSyncFor(path, what, options);
+}
+
+/**
+ * The same, synchronously: one open, one fstat, one read. A run compares
+ * hundreds of small values files, and the promise API's thread-pool round
+ * trips cost more than the reads. Opened non-blocking, so a FIFO is refused, not waited on.
+ */
+export function readFileSyncFor(path: string, what: string, options?: { place?: Place; hint?: string; maxBytes?: number; optional?: false }): Buffer;
+export function readFileSyncFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean }): Buffer | undefined;
+export function readFileSyncFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean } = {}): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    const info = await stat(path);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
     if (info.isDirectory()) throw new ChartroomError("FILE_UNREADABLE", `${what} ${ERRNO.EISDIR}: ${path}`, { place: { file: path, ...options.place }, hint: options.hint });
     if (!info.isFile()) throw new ChartroomError("FILE_UNREADABLE", `${what} is not a regular file (a pipe, socket or device): ${path}`, { place: { file: path, ...options.place }, hint: options.hint ?? "point chartroom at a plain file" });
     if (options.maxBytes !== undefined && info.size > options.maxBytes) {
       throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(info.size)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, { place: { file: path, ...options.place }, hint: "split it, or raise CHARTROOM_MAX_FILE_BYTES if it really is this large" });
     }
-    return await readFile(path);
+    return readFileSync(fd);
   } catch (error) {
+    // Absent and allowed to be: no error built (a run looks for hundreds of optional files).
+    if (options.optional === true && (error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw fileError(error, path, what, options);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
 /** A text file that must be UTF-8 (as Helm requires of values files): undefined when absent and `optional`. */
 export async function readTextFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean; shown?: string } = {}): Promise<string | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFileFor(path, what, options);
-  } catch (error) {
-    if (options.optional === true && ChartroomError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") return undefined;
-    throw error;
-  }
+  const bytes = readFileSyncFor(path, what, options);
+  if (bytes === undefined) return undefined;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

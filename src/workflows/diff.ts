@@ -35,6 +35,8 @@ export interface DiffOptions {
   showSecrets?: boolean;
   /** @default false */
   showBookkeeping?: boolean;
+  /** Every changed field of a CRD's schema, not counts per version. */
+  showSchemaFields?: boolean;
   /** @default false */
   noCache?: boolean;
 }
@@ -45,15 +47,17 @@ export interface DiffOptions {
  * every-render noise changed.
  */
 export async function diff(project: Project, options: DiffOptions = {}): Promise<DiffReport> {
-  startPolicies(project);
   if (options.to !== undefined && options.base !== undefined) {
     throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
   }
   if ((options.values?.length ?? 0) > 0 && (options.to === undefined || options.charts?.length !== 1)) {
     throw new ChartroomError("USAGE", "--values goes with --to and one chart", { hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>" });
   }
-  const compare: CompareOptions = { showSecrets: options.showSecrets ?? false, showBookkeeping: options.showBookkeeping ?? false, noCache: options.noCache, extra: options.values };
-  if (options.to !== undefined) return diffReport(await versionMode(project, options, options.to, compare));
+  const compare: CompareOptions = { showSecrets: options.showSecrets ?? false, showBookkeeping: options.showBookkeeping ?? false, showSchemaFields: options.showSchemaFields ?? false, noCache: options.noCache, extra: options.values };
+  if (options.to !== undefined) {
+    startPolicies(project);
+    return diffReport(await versionMode(project, options, options.to, compare));
+  }
   const { reports, unchanged } = await baseMode(project, options, options.base ?? "HEAD", compare);
   return diffReport(reports, unchanged);
 }
@@ -106,6 +110,8 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
     // A pair whose render inputs are the same on both sides renders the same objects: skipped.
     const same = await mapLimit(pairs, 8, async (pair) => sameInputs(pair.before, pair.after, baseStackOf(pair.stack), pair.stack));
     const changed = pairs.filter((_, i) => !same[i]);
+    // Only now: a review where nothing changed runs no policy and loads no schema.
+    if (changed.length > 0) startPolicies(project);
     let done = 0;
     const reports = await mapLimit(changed, renderPool(), async (pair) => {
       const report = await compareSides(pair.before, pair.after, pair.stack, compare, baseStackOf(pair.stack));

@@ -224,3 +224,42 @@ describe("crds/ under a Release", () => {
     expect(chartReport(meta, side(crd("a")), side(crd("b")), options).objects[0]?.step).toBe("update");
   });
 });
+
+describe("a CRD's schema changes", () => {
+  const crd = (fields: number, description: string, extra = "") => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  names: { kind: Thing, plural: things }
+  scope: Namespaced
+  versions:
+    - name: v1alpha1
+      served: true
+      storage: false
+      schema: { openAPIV3Schema: { type: object } }
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+${Array.from({ length: fields }, (_, i) => `            f${i}: { type: string, description: "${description} ${i}" }`).join("\n")}${extra}
+`;
+
+  it("are counted per version when there are many, and listed when asked or few", () => {
+    const many = chartReport(meta, side(crd(40, "old")), side(crd(40, "new", "\n            added: { type: integer }")), options);
+    const object = many.objects[0];
+    expect(object?.changes).toStrictEqual([]);
+    expect(object?.schemaChanges).toStrictEqual([{ path: "spec.versions[1].schema.openAPIV3Schema", version: "v1", added: 1, removed: 0, changed: 40, descriptions: 40 }]);
+    const report = diffReport([many]);
+    expect(report.changed).toBe(true);
+    expect(formatText(report)).toContain("spec.versions[1].schema.openAPIV3Schema (v1): 40 field(s) changed, 1 added (40 of them descriptions); --show-schema-fields lists them");
+    const all = chartReport(meta, side(crd(40, "old")), side(crd(40, "new")), { ...options, showSchemaFields: true }).objects[0];
+    expect([all?.changes.length, all?.schemaChanges]).toStrictEqual([40, undefined]);
+    const few = chartReport(meta, side(crd(5, "old")), side(crd(5, "new")), options).objects[0];
+    expect([few?.changes.length, few?.schemaChanges]).toStrictEqual([5, undefined]);
+  });
+});

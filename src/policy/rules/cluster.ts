@@ -114,7 +114,7 @@ export const customResourceSchema: PolicyRule = {
     const validators = crdValidators(context.charts);
     const out: RuleResult[] = [];
     for (const object of objects) {
-      const validate = validators.get(`${object.apiVersion} ${object.kind}`);
+      const validate = validators.get(`${object.apiVersion} ${object.kind}`)?.();
       if (validate === undefined || validate(object.body)) continue;
       for (const error of validate.errors ?? []) {
         out.push({ object, path: error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: `${error.message ?? "is not valid"} (CustomResourceDefinition schema)`, hint: "fix the field so it fits the CRD the stack installs" });
@@ -124,14 +124,23 @@ export const customResourceSchema: PolicyRule = {
   },
 };
 
-// Once per stack, not once per chart.
-const compiled = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Map<string, ValidateFunction>>();
+type LazyValidator = () => ValidateFunction | undefined;
 
-function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, ValidateFunction> {
-  const cached = compiled.get(charts);
+// Once per stack, not once per chart.
+const indexed = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Map<string, LazyValidator>>();
+// The same schema on both sides of a diff, or in several stacks, compiles once per process.
+const bySchema = new Map<string, ValidateFunction | undefined>();
+let ajv: Ajv | undefined;
+
+/**
+ * The stack's CRD schemas by `group/version Kind`, each compiled on first
+ * use: ajv takes hundreds of milliseconds over an operator's 800 KB schema,
+ * and most CRDs a chart installs have no custom resource beside them.
+ */
+function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, LazyValidator> {
+  const cached = indexed.get(charts);
   if (cached !== undefined) return cached;
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-  const out = new Map<string, ValidateFunction>();
+  const out = new Map<string, LazyValidator>();
   for (const crd of [...charts.values()].flat().filter((object) => object.kind === "CustomResourceDefinition" && object.group === "apiextensions.k8s.io")) {
     const spec = record(crd.body.spec);
     const group = text(spec.group);
@@ -139,15 +148,25 @@ function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>)
     for (const version of list(spec.versions)) {
       const schema = record(record(version.schema).openAPIV3Schema);
       if (group === undefined || kind === undefined || Object.keys(schema).length === 0) continue;
-      // apiVersion, kind and metadata are the API server's, not the CRD author's.
-      const properties = { ...record(schema.properties), apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
-      try {
-        out.set(`${group}/${String(version.name)} ${kind}`, ajv.compile({ ...schema, properties }));
-      } catch {
-        // A schema ajv cannot compile is the API server's to judge.
-      }
+      out.set(`${group}/${String(version.name)} ${kind}`, () => compiledFor(schema));
     }
   }
-  compiled.set(charts, out);
+  indexed.set(charts, out);
   return out;
+}
+
+function compiledFor(schema: Record<string, unknown>): ValidateFunction | undefined {
+  const key = JSON.stringify(schema);
+  if (bySchema.has(key)) return bySchema.get(key);
+  ajv ??= new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  // apiVersion, kind and metadata are the API server's, not the CRD author's.
+  const properties = { ...record(schema.properties), apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
+  let validate: ValidateFunction | undefined;
+  try {
+    validate = ajv.compile({ ...schema, properties });
+  } catch {
+    // A schema ajv cannot compile is the API server's to judge.
+  }
+  bySchema.set(key, validate);
+  return validate;
 }
