@@ -71,6 +71,12 @@ export interface ObjectReport {
    * (`--show-schema-fields` lists every one).
    */
   schemaChanges?: SchemaSummary[];
+  /**
+   * The same Kubernetes object deleted from one chart and added to another
+   * of the stack (a chart key renamed, an object moved between charts), and
+   * what the engine does about it.
+   */
+  moved?: { from: string; to: string; consequence: string };
   /** For `replace`: which immutable fields changed, and what each engine will do. */
   replacement?: { fields: string[]; consequences: { chart: string; release: string } };
 }

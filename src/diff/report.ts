@@ -228,3 +228,33 @@ export function describeSchemaChanges(summary: SchemaSummary): string {
   const descriptions = summary.descriptions > 0 ? ` (${summary.descriptions} of them descriptions)` : "";
   return `${summary.path} (${summary.version}): ${parts.join(", ")}${descriptions}; --show-schema-fields lists them`;
 }
+
+/**
+ * Objects that leave one chart of a stack and arrive in another (the chart's
+ * key renamed, a component moved between charts): to Kubernetes the same
+ * object, to the engines a new owner. Each side gets `moved` with what its
+ * engine does; reports of several stacks are matched within each stack.
+ */
+export function markMoves(reports: readonly ChartReport[]): void {
+  const deleted = new Map<string, { chart: ChartReport; object: ObjectReport }>();
+  for (const chart of reports) for (const object of chart.objects) if (object.action === "delete") deleted.set(`${chart.stack} ${object.id}`, { chart, object });
+  for (const chart of reports) {
+    for (const object of chart.objects) {
+      const from = object.action === "add" ? deleted.get(`${chart.stack} ${object.id}`) : undefined;
+      if (from === undefined || from.chart === chart) continue;
+      const moved = { from: from.chart.chart, to: chart.chart, consequence: moveConsequence(from.chart.engine, chart.engine, from.chart.chart, chart.chart) };
+      object.moved = moved;
+      from.object.moved = moved;
+    }
+  }
+}
+
+function moveConsequence(before: "chart" | "release", after: "chart" | "release", from: string, to: string): string {
+  if (before === "chart" && after === "chart") {
+    return `helm.v4.Chart names each child by its chart, so Pulumi sees a new resource under ${to} and an old one under ${from}: it creates the new one first (server-side apply takes over the live object; providers from v4.29 stop with AlreadyExists) and then deletes the old one, which deletes the live object. Keep the key, or alias the children to their old names before the move`;
+  }
+  if (before === "release" && after === "release") {
+    return `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`;
+  }
+  return `the object changes engine (${before === "chart" ? "helm.v4.Chart" : "helm.v3.Release"} → ${after === "chart" ? "helm.v4.Chart" : "helm.v3.Release"}): the new owner creates it while the old still holds it, and removing it from ${from} deletes it; plan a window, or move it in two steps`;
+}

@@ -21,6 +21,12 @@ const PINNED = {
 
 export type HelmMajor = keyof typeof PINNED;
 
+/** The helm each pinned package carries. */
+const PINNED_HELM_VERSION = { 4: "4.1.4", 3: "3.17.2" } as const;
+
+// The layers' binaries are built for Linux on x86-64 only.
+const LAYER_RUNS_HERE = process.platform === "linux" && process.arch === "x64";
+
 export interface HelmBinary {
   path: string;
   version: string;
@@ -37,10 +43,13 @@ export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: 
   if (env.HELM_BIN) return checked(env.HELM_BIN, "HELM_BIN");
   const onPath = await findOnPath("helm", env.PATH ?? "");
   if (onPath !== undefined) return checked(onPath, "PATH");
-  const pinned = await pinnedHelm(4, options.cacheRoot).catch(() => undefined);
+  // The optional dependency's helm: a Linux x86-64 binary (an AWS Lambda layer's).
+  const pinned = LAYER_RUNS_HERE ? await pinnedHelm(4, options.cacheRoot).catch(() => undefined) : undefined;
   if (pinned !== undefined) return pinned;
-  throw new ChartroomError("HELM_NOT_FOUND", "helm was not found", {
-    hint: "install helm ≥ 3.8 and put it on PATH, or point HELM_BIN at it",
+  throw new ChartroomError("HELM_NOT_FOUND", "helm was not found (not in HELM_BIN, not on PATH, and no pinned helm package installed)", {
+    hint: LAYER_RUNS_HERE
+      ? `install helm ≥ 3.8 on PATH, point HELM_BIN at one, or run \`npm install ${PINNED[4]}\` (chartroom's optional dependency: Helm ${PINNED_HELM_VERSION[4]} for Linux x86-64)`
+      : "install helm ≥ 3.8 (https://helm.sh/docs/intro/install/) and put it on PATH, or point HELM_BIN at it",
   });
 }
 

@@ -70,7 +70,8 @@ const MARK: Record<ObjectReport["action"], string> = { add: "+", delete: "-", up
 function objectLine(object: ObjectReport): string {
   const noise = isReal(object) ? "" : isBookkeepingOnly(object) ? " (bookkeeping only)" : " (changes on every render only)";
   const renamed = object.renamedFrom === undefined ? "" : ` (from ${object.renamedFrom.display})`;
-  return `  ${MARK[object.action]} ${object.display} ${object.action}${renamed}, engine: ${object.step}${noise}`;
+  const moved = object.moved === undefined ? "" : object.action === "add" ? ` (moved from chart ${object.moved.from}: see the text report)` : ` (moved to chart ${object.moved.to})`;
+  return `  ${MARK[object.action]} ${object.display} ${object.action}${renamed}${moved}, engine: ${object.step}${noise}`;
 }
 
 function objectList(chart: ChartReport): string {

@@ -93,6 +93,9 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
     lines.push(paint(`      → ${object.replacement.consequences[mine]}`, "red"));
     lines.push(paint(`        (${object.replacement.consequences[other]})`, "dim"));
   }
+  if (object.moved !== undefined) {
+    lines.push(paint(`      moved ${object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`}: ${object.moved.consequence}`, "red"));
+  }
   const step = stepNote(object, engine);
   if (step !== undefined) lines.push(paint(`      → ${step}`, "red"));
   return lines;

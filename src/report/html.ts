@@ -70,13 +70,14 @@ function objectArticle(object: ObjectReport, chart: ChartReport): string {
   const renamed = object.renamedFrom === undefined ? "" : ` <span class="from">from ${esc(object.renamedFrom.display)}</span>`;
   const rows = object.changes.map(changeRow).join("");
   const changes = rows === "" ? "" : `<table class="changes"><thead><tr><th scope="col">field</th><th scope="col">before</th><th scope="col">after</th><th scope="col">note</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const moved = object.moved === undefined ? "" : `<div class="replacement" role="note"><strong>Moved ${esc(object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`)}.</strong> ${esc(object.moved.consequence)}</div>`;
   const schema = (object.schemaChanges ?? []).map((summary) => `<p class="schema">${esc(describeSchemaChanges(summary))}</p>`).join("");
   const body = object.body === undefined ? "" : `<details><summary>${object.action === "add" ? "the new object" : "the deleted object"}</summary><pre>${esc(JSON.stringify(object.body, null, 2))}</pre></details>`;
   const replacement =
     object.replacement === undefined
       ? ""
       : `<div class="replacement" role="note"><strong>Replaced for ${esc(object.replacement.fields.join(", "))}.</strong> ${esc(object.replacement.consequences[chart.engine])}<br><small>${esc(object.replacement.consequences[chart.engine === "chart" ? "release" : "chart"])}</small></div>`;
-  return `<article class="object ${kind}" data-class="${kind}"><h3><span class="badge ${kind}">${esc(label)}</span> ${esc(object.display)}${renamed} <span class="step">engine: ${esc(object.step)}</span></h3>${object.source === undefined ? "" : `<p class="source">${esc(object.source)}</p>`}${replacement}${changes}${schema}${body}</article>`;
+  return `<article class="object ${kind}" data-class="${kind}"><h3><span class="badge ${kind}">${esc(label)}</span> ${esc(object.display)}${renamed} <span class="step">engine: ${esc(object.step)}</span></h3>${object.source === undefined ? "" : `<p class="source">${esc(object.source)}</p>`}${replacement}${moved}${changes}${schema}${body}</article>`;
 }
 
 function changeRow(change: ReportedChange): string {

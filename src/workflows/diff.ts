@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import type { StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
-import { attachFindings, diffReport } from "../diff/report.js";
+import { attachFindings, diffReport, markMoves } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
@@ -118,6 +118,7 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
       project.progress(`[${++done}/${changed.length}] compared ${pair.key} for ${stackName(pair.stack)} at ${ref} and in the working tree`);
       return report;
     });
+    markMoves(reports);
     for (const stack of stacks) {
       const mine = reports.filter((report) => report.stack === stackName(stack));
       if (mine.length === 0) continue;

@@ -97,6 +97,30 @@ describe("the example program, as a user runs it on the real engine", () => {
     expect(output).toContain("can't create Helm Release with unreachable cluster");
     expect(output.match(/^\s+error: /gm)).toHaveLength(2); // the Release's error and "update failed"
   });
+
+  // Runs after the others: it destroys the stack.
+  it("leaves the CRD behind on destroy, and a fresh stack's up takes it over", async () => {
+    const crdFolder = join(project.rendered, "0-crd");
+    const [crdFile] = await readdir(crdFolder);
+    const crd = join(crdFolder, crdFile ?? "(none)");
+    const destroyed = await project.pulumi(["destroy", "--yes"]);
+    expect(destroyed.code, destroyed.stderr + destroyed.stdout).toBe(0);
+    const left = (await writtenObjects(project.rendered)).map((object) => `${object.kind} ${object.metadata.name}`);
+    // retainOnDelete: the engine never asks the provider to delete it; everything else is gone.
+    expect(left).toStrictEqual(["CustomResourceDefinition widgets.example.com"]);
+    const before = await readFile(crd, "utf8");
+    // A new stack of the same platform (the next environment, or this one rebuilt):
+    // the provider this project builds applies server-side, so creating an object
+    // that exists takes it over. Providers from v4.29 create client-side and
+    // refuse it (AlreadyExists) unless the Provider has upsertExistingObjects: true.
+    await project.initStack("prod", PASSWORD);
+    const fresh = await project.pulumi(["up", "--yes", "--exclude", RELEASES]);
+    expect(fresh.code, fresh.stderr + fresh.stdout).toBe(0);
+    const exported = JSON.parse((await project.pulumi(["stack", "export"])).stdout) as { deployment: { resources: StateResource[] } };
+    const taken = exported.deployment.resources.find((r) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition");
+    expect(taken?.retainOnDelete).toBe(true);
+    expect(await readFile(crd, "utf8")).toBe(before);
+  });
 });
 
 interface StateResource {

@@ -74,6 +74,21 @@ describe("chartroom diff --base", () => {
     expect(result.output).toContain("0 added, 0 deleted, 0 updated, 0 replaced, 0 renamed");
   });
 
+  it("warns when a chart's key is renamed: the same objects change owner, and the engine deletes them after creating them", async () => {
+    const { dir } = await repository();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('    webapp: { repository: "local", version: "~1.0.0", namespace: "web" },', '    "web-app": { repository: "local", chart: "webapp", releaseName: "webapp", version: "~1.0.0", namespace: "web" },'));
+    await run("mv", [join(dir, "values", "webapp"), join(dir, "values", "web-app")]);
+    expect((await cli(dir, ["lock"])).errors).toBe("");
+    const result = await cli(dir, ["diff", "--stack", "dev"]);
+    expect(result.errors).toBe("");
+    expect(result.output).toContain("- Deployment.apps web/webapp");
+    expect(result.output).toContain("+ Deployment.apps web/webapp");
+    expect(result.output).toContain("moved to chart web-app: helm.v4.Chart names each child by its chart");
+    expect(result.output).toContain("moved here from chart webapp: helm.v4.Chart names each child by its chart");
+    const json = JSON.parse((await cli(dir, ["diff", "--stack", "dev", "--format", "json"])).output) as { charts: { chart: string; objects: { moved?: { from: string; to: string } }[] }[] };
+    expect(json.charts.find((chart) => chart.chart === "web-app")?.objects.every((object) => object.moved?.from === "webapp")).toBe(true);
+  });
+
   it("names an unknown ref", async () => {
     const { dir } = await repository();
     const result = await cli(dir, ["diff", "--base", "no-such-branch"]);

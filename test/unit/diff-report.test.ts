@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/report/diff-markdown.js";
 import { formatText } from "../../src/report/diff-text.js";
-import { chartReport, diffReport, type ChartSide } from "../../src/diff/report.js";
+import { chartReport, diffReport, markMoves, type ChartSide } from "../../src/diff/report.js";
 import { parseManifest } from "../../src/render/manifest.js";
 import { type RenderedObject } from "../../src/model/objects.js";
 
@@ -261,5 +261,29 @@ ${Array.from({ length: fields }, (_, i) => `            f${i}: { type: string, d
     expect([all?.changes.length, all?.schemaChanges]).toStrictEqual([40, undefined]);
     const few = chartReport(meta, side(crd(5, "old")), side(crd(5, "new")), options).objects[0];
     expect([few?.changes.length, few?.schemaChanges]).toStrictEqual([5, undefined]);
+  });
+});
+
+describe("an object moving between charts of a stack", () => {
+  const service = `apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  ports: [{ port: 80 }]
+`;
+  it("is marked on both sides with what each engine does", () => {
+    const gone = chartReport({ ...meta, chart: "api" }, side(service), null, options);
+    const arrived = chartReport({ ...meta, chart: "backend" }, null, side(service), options);
+    const elsewhere = chartReport({ ...meta, chart: "other", stack: "prod" }, null, side(service), options);
+    markMoves([gone, arrived, elsewhere]);
+    expect(arrived.objects[0]?.moved).toMatchObject({ from: "api", to: "backend" });
+    expect(arrived.objects[0]?.moved?.consequence).toContain("then deletes the old one, which deletes the live object");
+    expect(gone.objects[0]?.moved).toBe(arrived.objects[0]?.moved);
+    expect(elsewhere.objects[0]?.moved).toBeUndefined();
+    expect(formatText(diffReport([gone, arrived]))).toContain("moved here from chart api: helm.v4.Chart names each child by its chart");
+    const releases = [chartReport({ ...meta, engine: "release", chart: "api" }, side(service), null, options), chartReport({ ...meta, engine: "release", chart: "backend" }, null, side(service), options)];
+    markMoves(releases);
+    expect(releases[1]?.objects[0]?.moved?.consequence).toContain("invalid ownership metadata");
   });
 });
