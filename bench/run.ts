@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { benchCheckValues } from "./check-values.js";
+import { benchCliStart } from "./cli-start.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLargeInputs } from "./large-inputs.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "platform-scale": () => benchPlatformScale(cacheRoot),
   deploy: benchDeploy,
   "public-api": () => benchPublicApi(),
+  "cli-start": () => benchCliStart(),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */
