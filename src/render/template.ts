@@ -56,10 +56,33 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
   }
 }
 
+/**
+ * Helm lists a chart's schema violations ("- at '/path': …") in an order
+ * that changes from run to run (Go map order); sorted, two runs of the same
+ * mistake print the same message.
+ */
+export function sortSchemaViolations(lines: string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    out.push(...run.sort());
+    run = [];
+  };
+  for (const line of lines) {
+    if (/^\s*- at '/.test(line)) run.push(line);
+    else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out;
+}
+
 const TEMPLATE_PLACE = /([\w.-]+(?:\/charts\/[\w.-]+)*\/templates\/[^\s:()"]+?)(?::(\d+))?(?::(\d+))?(?=[\s:)"]|$)/;
 
 function helmFailure(request: TemplateRequest, args: string[], files: string[], stderr: string): ChartroomError {
-  const lines = stderr.split("\n").map((line) => line.trimEnd()).filter(Boolean);
+  const lines = sortSchemaViolations(stderr.split("\n").map((line) => line.trimEnd()).filter(Boolean));
   const first = lines.findIndex((line) => line.startsWith("Error:"));
   const message = first === -1 ? stderr.trim() : (lines[first] ?? "").replace(/^Error:\s*/, "");
   // Helm continues some errors on the next lines (schema violations, one per line).
