@@ -1,3 +1,5 @@
+import { kubernetesScalar } from "./kube-yaml.js";
+
 /**
  * A fast reader for the block-style YAML that chart templates produce: block
  * maps and sequences, plain and quoted one-line scalars, one-line flow
@@ -6,7 +8,8 @@
  * anything else (anchors, tags, folded scalars, odd numbers, duplicate keys,
  * tabs…),
  * and the caller parses that document with js-yaml. Where it answers, it
- * answers what js-yaml's CORE schema would: the property test pins that.
+ * answers what js-yaml with KUBERNETES_SCHEMA would (scalars as Kubernetes
+ * reads them): the property test pins that.
  */
 class Unsupported extends Error {}
 
@@ -469,9 +472,7 @@ function doubleQuoted(raw: string): string {
   return out;
 }
 
-const FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
-/** A one-line scalar as js-yaml's CORE schema reads it. */
+/** A one-line scalar as Kubernetes reads it (YAML 1.1: see kube-yaml.ts). */
 function scalar(text: string): unknown {
   const c = text.charCodeAt(0);
   if (c === 34 || c === 39) {
@@ -481,23 +482,10 @@ function scalar(text: string): unknown {
     return c === 34 ? doubleQuoted(inner) : inner.replace(/''/g, "'");
   }
   if (text.includes(": ") || text.includes(" #") || text.charCodeAt(text.length - 1) === 58) unsupported();
-  // Most values start with a letter: only t, f and n can be anything but text.
-  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
-    if (c === 116 || c === 84) return text === "true" || text === "True" || text === "TRUE" ? true : text;
-    if (c === 102 || c === 70) return text === "false" || text === "False" || text === "FALSE" ? false : text;
-    if (c === 110 || c === 78) return text === "null" || text === "Null" || text === "NULL" ? null : text;
-    return text;
-  }
+  // Most values start with a letter: only YAML 1.1's words (true, yes, on, n, null…) are not text.
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) return kubernetesScalar(text);
   if (/^[[\]{},&*!|>%@`?]/.test(text) || text.startsWith("- ") || text === "-") unsupported();
-  if (text === "~") return null;
-  // js-yaml reads the integer -0 as 0 (but the float -0.0 as -0).
-  if (/^[-+]?(?:0|[1-9][0-9]*)$/.test(text)) return Number(text) + 0;
-  if (/^[-+]?[0-9]/.test(text) && /^[-+]?(?:0[0-9_boxBOX]|[0-9_]+$)/.test(text)) unsupported();
-  if (FLOAT.test(text)) {
-    if (text.includes("_") || /inf|nan/i.test(text)) unsupported();
-    return Number(text);
-  }
-  return text;
+  return kubernetesScalar(text);
 }
 
 /** A one-line flow collection: `[a, "b", {c: 1}]`, `{ name: x, port: 80 }`. */

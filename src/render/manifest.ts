@@ -1,7 +1,8 @@
-import { CORE_SCHEMA, load } from "js-yaml";
+import { load } from "js-yaml";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { parseBlockYaml, type SharedBlocks } from "./fast-yaml.js";
+import { KUBERNETES_SCHEMA } from "./kube-yaml.js";
 import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
 import { objectId, type HookInfo, type RenderedObject } from "../model/objects.js";
 
@@ -18,9 +19,10 @@ export function parseManifest(text: string, namespace: string, label: string, sh
     // A template switched off by values renders only its `# Source:` comment.
     if (onlyComments(document)) continue;
     // The fast reader takes the plain block YAML templates produce; js-yaml the rest.
+    // Both read scalars as Kubernetes does (YAML 1.1: 0755 is 493, yes is true).
     let value: unknown = parseBlockYaml(document, shared);
     try {
-      if (value === undefined) value = load(document, { schema: CORE_SCHEMA });
+      if (value === undefined) value = load(document, { schema: KUBERNETES_SCHEMA });
     } catch (error) {
       throw new ChartroomError("HELM_FAILED", `${label} rendered invalid YAML${source ? ` in ${source}` : ""}: ${(error as Error).message.split("\n")[0]}`, {
         place: { chart: label, file: source },
