@@ -1,6 +1,7 @@
 import semver from "semver";
 import { z } from "zod";
 import { didYouMean } from "../util/nearest.js";
+import { helmRange } from "../util/helm-range.js";
 
 // The one schema of what users write in chartroom.config.ts. The types users
 // see (WrittenConfig, WrittenChart, …) are inferred from it; messages are
@@ -87,7 +88,7 @@ const version = z
     if (value === "") return void ctx.addIssue({ code: "custom", message: 'required; a semver range like "^1.2.0" or an exact version' });
     const at = value.indexOf("@");
     if (at === -1) {
-      if (semver.validRange(value) === null) ctx.addIssue({ code: "custom", message: `"${value}" is not a semver range (try "^1.2.0", "~1.2" or "1.2.3")` });
+      if (helmRange(value) === undefined) ctx.addIssue({ code: "custom", message: `"${value}" is not a version constraint (try "^1.2.0", "~1.2", ">=1.2.0, <2.0.0" or "1.2.3"; != is not supported)` });
       return;
     }
     const [exact, digest] = [value.slice(0, at), value.slice(at + 1)];

@@ -1,4 +1,4 @@
-import semver from "semver";
+import { meetsConstraint } from "../util/helm-range.js";
 import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { ChartroomError } from "../errors/index.js";
@@ -37,7 +37,7 @@ function engineReasons(spec: ChartSpec, locked: LockedChart): string[] {
 }
 
 function satisfies(version: string, spec: ChartSpec): boolean {
-  return semver.valid(version) !== null && semver.satisfies(version, spec.range, { includePrerelease: spec.prerelease });
+  return meetsConstraint(version, spec.range, spec.prerelease);
 }
 
 /** Every way the lock and the declarations disagree, sorted by chart. */

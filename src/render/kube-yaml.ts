@@ -15,16 +15,22 @@ const WORDS = new Map<string, unknown>([
 
 // Go's strconv.ParseInt(s, 0, 64): 0x, 0o, 0b prefixes, and a leading 0 for octal.
 const GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
+const DECIMAL = /^[-+]?[1-9][0-9]{0,14}$/;
 const YAML_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 
 /** A plain (unquoted) scalar as Kubernetes reads it; the text itself when it is a string. */
 export function kubernetesScalar(text: string): unknown {
-  if (WORDS.has(text)) return WORDS.get(text);
+  // Every word is at most five characters: a long text is not hashed for the lookup.
+  if (text.length <= 5) {
+    const word = WORDS.get(text);
+    if (word !== undefined) return word;
+  }
   const first = text.charCodeAt(0);
   if (first === 46 /* . */) return YAML_FLOAT.test(text) ? Number(text) : text;
   const signOrDigit = first === 43 || first === 45 || (first >= 48 && first <= 57);
   if (!signOrDigit) return text;
-  const plain = text.replace(/_/g, "");
+  if (DECIMAL.test(text)) return Number(text) + 0;
+  const plain = text.includes("_") ? text.replace(/_/g, "") : text;
   if (GO_INT.test(plain)) return goInt(plain);
   if (YAML_FLOAT.test(plain)) return Number(plain);
   return text;

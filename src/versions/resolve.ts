@@ -1,4 +1,5 @@
 import semver from "semver";
+import { meetsConstraint } from "../util/helm-range.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 
@@ -31,7 +32,7 @@ export function highestInRange(versions: readonly ChartVersion[], range: string,
   let best: ChartVersion | undefined;
   for (const candidate of versions) {
     if (candidate.deprecated === true || semver.valid(candidate.version) === null) continue;
-    if (!semver.satisfies(candidate.version, range, { includePrerelease: prerelease })) continue;
+    if (!meetsConstraint(candidate.version, range, prerelease)) continue;
     if (best === undefined || semver.gt(candidate.version, best.version)) best = candidate;
   }
   return best;

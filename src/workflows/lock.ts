@@ -12,6 +12,7 @@ import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
 import { fetchVerified } from "../sources/fetch.js";
 import { lockWaitMs, withWriterLock } from "../store/writer-lock.js";
 import { mapLimit } from "../util/pool.js";
+import { meetsConstraint } from "../util/helm-range.js";
 import { resolveVersion } from "../versions/resolve.js";
 import { archiveFor, inspectionOf, placePinnedArchives } from "./archives.js";
 import type { Project } from "./project.js";
@@ -179,7 +180,7 @@ async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion 
  */
 function checkNoSilentDowngrade(spec: ChartSpec, old: LockedChart, resolved: ChartVersion, listed: readonly ChartVersion[], options: LockOptions): void {
   if (options.allowDowngrade === true || !semver.valid(old.version) || !semver.valid(resolved.version) || !semver.lt(resolved.version, old.version)) return;
-  if (!semver.satisfies(old.version, spec.range, { includePrerelease: spec.prerelease })) return; // the range moved down on purpose
+  if (!meetsConstraint(old.version, spec.range, spec.prerelease)) return; // the range moved down on purpose
   const stillListed = listed.some((version) => version.version === old.version);
   throw new ChartroomError("VERSION_NOT_FOUND", `${spec.chart} ${old.version} is pinned, but ${spec.repository.url} ${stillListed ? "lists it in a form chartroom cannot use" : "no longer lists it (or lists it broken)"}; chartroom will not move the pin down to ${resolved.version} on its own`, {
     place: { file: `${spec.repository.url}`, chart: spec.key },
