@@ -32,6 +32,9 @@ export interface LedgerValues {
 /** Values of storefront 0.1.0. */
 
 export interface StorefrontValues {
+  shop?: {
+    currency?: string;
+  };
   webapp?: {
     replicaCount?: number;
     image?: {
@@ -64,9 +67,6 @@ export interface StorefrontValues {
       [k: string]: string;
     };
     resources?: {};
-  };
-  shop?: {
-    currency?: string;
   };
 }
 

@@ -16,7 +16,7 @@ export interface ChartInspection {
   schema: { digest: string; dialect?: string } | null;
   /** Parsed values.yaml (empty when absent). */
   defaults: Record<string, unknown>;
-  /** CustomResourceDefinition names from crds/, sorted. */
+  /** CustomResourceDefinition names from crds/, the subcharts' included (Helm installs those too), sorted. */
   crds: string[];
   dependencies: ChartDependency[];
   templates: string[];
@@ -48,7 +48,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true };
+  const nested = { deterministic: true, crds: [] as string[] };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) nested.deterministic = false;
@@ -63,7 +63,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     schemaDocument: schemaFile === undefined ? undefined : (JSON.parse(schemaFile.toString("utf8")) as unknown),
     subcharts,
     defaults: readValues(chart, label),
-    crds: readCrdNames(chart),
+    crds: [...new Set([...readCrdNames(chart), ...nested.crds])].sort(),
     dependencies,
     templates,
     hooks: sortHooks(hooks),
@@ -137,7 +137,8 @@ function readDependencies(chart: ChartFiles, raw: Record<string, unknown>, apiVe
 function readCrdNames(chart: ChartFiles): string[] {
   const names = new Set<string>();
   for (const [path, file] of chart.files) {
-    if (!path.startsWith("crds/") || !/\.(ya?ml|json)$/.test(path)) continue;
+    // The chart's crds/, and those of subcharts vendored unpacked (charts/<name>/crds/).
+    if (!/^(charts\/[^/]+\/)*crds\//.test(path) || !/\.(ya?ml|json)$/.test(path)) continue;
     for (const document of parseAllDocuments(file.toString("utf8"))) {
       const object = document.toJS() as unknown;
       if (isRecord(object) && object.kind === "CustomResourceDefinition" && isRecord(object.metadata) && typeof object.metadata.name === "string") {
@@ -167,17 +168,20 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean }): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; crds: string[] }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
     const sub = await readChartArchive(file, `${label} ${path}`);
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     if (!inner.deterministic) nested.deterministic = false;
+    nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
     }
     const declared = dependencies.find((dependency) => dependency.name === inner.name);
+    // The version in the archive, not the range Chart.yaml asks for.
+    if (declared !== undefined) declared.vendoredVersion = inner.version;
     out.push({
       key: declared?.alias ?? inner.name,
       defaults: inner.defaults,

@@ -16,6 +16,8 @@ export const lockedDependencySchema = z.looseObject({
   condition: z.string().optional(),
   /** Shipped inside the archive under charts/. */
   vendored: z.boolean(),
+  /** The version shipped in the archive. */
+  vendoredVersion: z.string().optional(),
 });
 
 export const lockedChartSchema = z.looseObject({

@@ -34,6 +34,8 @@ export interface ChartDependency {
   condition?: string;
   /** Shipped inside the archive under charts/. */
   vendored: boolean;
+  /** The version shipped in the archive (packed subcharts), where `version` is what Chart.yaml asks for. */
+  vendoredVersion?: string;
 }
 
 /** What a subchart contributes to values: its defaults and schema, under its key. */

@@ -27,10 +27,14 @@ export interface Rendering {
   /** `id path` of every field that differed between two renders of the same inputs. */
   unstable: string[];
   cached: boolean;
+  /** The render's inputs as a key (renderKey); absent for a revealed render, whose Secrets are not sealed. */
+  key?: string;
 }
 
 export interface RenderOptions {
   cacheRoot: string;
+  /** Called when helm is about to run (the cache did not have the answer). */
+  onHelm?: () => void;
   noCache?: boolean;
   /**
    * Secret values as rendered (for --show-secrets): neither read from nor
@@ -72,9 +76,10 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
     const hit = await cache.read(cacheKey);
     if (hit !== null) {
       rememberValuesInSecrets(hit.objects, input.values, key);
-      return { ...hit, cached: true };
+      return { ...hit, cached: true, key: cacheKey };
     }
   }
+  options.onHelm?.();
   const request = { ...input, chart: input.archive.path };
   const [first, second] = input.deterministic === true ? await helmTemplate(request, options.run).then((text) => [text, text] as const) : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
@@ -86,7 +91,7 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   if (reveal) return { objects: parsed, unstable, cached: false };
   const rendering = { objects: sealed, unstable };
   await cache.write(cacheKey, rendering);
-  return { ...rendering, cached: false };
+  return { ...rendering, cached: false, key: cacheKey };
 }
 
 // Written by chartroom itself: the shape is checked, each object is trusted.

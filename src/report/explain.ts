@@ -12,7 +12,8 @@ export interface PinFacts {
   manifestDigest?: string;
   schema: { digest: string; dialect?: string } | null;
   crds: string[];
-  dependencies: { name: string; version: string; vendored: boolean }[];
+  /** `version` is the range Chart.yaml asks for; `vendoredVersion` what the archive ships. */
+  dependencies: { name: string; version: string; vendored: boolean; vendoredVersion?: string }[];
   /** Hook event → template files declaring it. */
   hooks: Record<string, string[]>;
   /** Per stack: hook event → rendered objects. */
@@ -43,7 +44,7 @@ function lines(report: ExplainReport): string[] {
   if (pin.appVersion !== undefined) out.push(`appVersion  ${pin.appVersion}`);
   out.push(`schema      ${pin.schema === null ? "none (values are checked for unknown keys against the defaults only)" : `${pin.schema.digest}${pin.schema.dialect ? ` (${pin.schema.dialect})` : ""}`}`);
   out.push(`CRDs        ${pin.crds.length === 0 ? "none" : pin.crds.join(", ")}`);
-  out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map((d) => `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`).join(", ")}`);
+  out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map((d) => (d.vendoredVersion !== undefined ? `${d.name} ${d.vendoredVersion} (vendored; Chart.yaml asks for ${d.version})` : `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`)).join(", ")}`);
   out.push("", "hooks by stack:");
   const stacks = pin.renderedHooks ?? { templates: pin.hooks };
   for (const [stack, events] of Object.entries(stacks)) {

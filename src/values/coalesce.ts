@@ -24,22 +24,22 @@ function mergeTwo(base: Values, over: Values): Values {
 }
 
 /**
- * User values over chart defaults, as Helm coalesces them: maps merge deeply,
- * lists replace, and a user `null` removes the default key.
+ * User values over chart defaults, as Helm coalesces them (chartutil's
+ * coalesceValues): maps merge deeply, lists and scalars replace, a user
+ * `null` removes the default key. What Helm 3 and 4 do beyond that is kept,
+ * because the templates see it: a `null` among the defaults stays, and a
+ * user `null` for a key the defaults do not have stays too, at any depth.
  */
 export function coalesce(user: Values, defaults: Values): Values {
-  const out: Values = {};
+  const out: Values = { ...user };
   for (const [key, value] of Object.entries(defaults)) {
     if (!Object.hasOwn(user, key)) {
-      if (value !== null) out[key] = value;
+      out[key] = value;
       continue;
     }
     const mine = user[key];
-    if (mine === null) continue;
-    out[key] = isRecord(mine) && isRecord(value) ? coalesce(mine, value) : mine;
-  }
-  for (const [key, value] of Object.entries(user)) {
-    if (!Object.hasOwn(defaults, key) && value !== null) out[key] = isRecord(value) ? coalesce(value, {}) : value;
+    if (mine === null) delete out[key];
+    else if (isRecord(mine) && isRecord(value)) out[key] = coalesce(mine, value);
   }
   return out;
 }

@@ -15,7 +15,10 @@ export type PartialValues<T> = T extends readonly (infer Item)[]
 /** Values for chart `K`: typed from its schema once `chartroom types` has run, else any map. */
 export type ValuesOf<K extends string> = K extends keyof ChartValues ? PartialValues<ChartValues[K]> : Record<string, unknown>;
 
-/** Values for one chart, checked by tsc against the chart's generated type. */
-export function chartValues<K extends keyof ChartValues | (string & {})>(chart: K, values: ValuesOf<K>): { chart: K; values: ValuesOf<K> } {
+/** The chart names values can be given for: the declared charts once `chartroom types` has run, any name before. */
+export type ChartKey = [keyof ChartValues] extends [never] ? string : keyof ChartValues & string;
+
+/** Values for one chart, checked by tsc against the chart's generated type (an undeclared chart name is an error too). */
+export function chartValues<K extends ChartKey>(chart: K, values: ValuesOf<K>): { chart: K; values: ValuesOf<K> } {
   return { chart, values };
 }

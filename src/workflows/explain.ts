@@ -42,7 +42,7 @@ export async function explain(project: Project, options: { chart: string }): Pro
     ...(pin.manifestDigest === undefined ? {} : { manifestDigest: pin.manifestDigest }),
     schema: pin.schema,
     crds: pin.crds,
-    dependencies: pin.dependencies.map(({ name, version, vendored }) => ({ name, version, vendored })),
+    dependencies: pin.dependencies.map(({ name, version, vendored, vendoredVersion }) => ({ name, version, vendored, ...(vendoredVersion === undefined ? {} : { vendoredVersion }) })),
     hooks: pin.hooks,
     ...(pin.renderedHooks === undefined ? {} : { renderedHooks: pin.renderedHooks }),
   };

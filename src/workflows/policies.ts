@@ -1,7 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
+import { z } from "zod";
 import { locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
@@ -11,6 +12,8 @@ import type { KubernetesObject, PolicyRule } from "../model/policy.js";
 import { BUILTIN_RULE_IDS, builtinRules, warmPolicies } from "../policy/builtin.js";
 import { runPolicies, type PolicyChart } from "../policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
+import { recordStore } from "../store/records.js";
+import { sha256Hex } from "../util/hash.js";
 import { didYouMean } from "../util/nearest.js";
 import { mapLimit } from "../util/pool.js";
 import { mergeLayers } from "../values/coalesce.js";
@@ -35,8 +38,11 @@ const loaded = new WeakMap<Project, Promise<Policies>>();
  * surface where the policies are used.
  */
 export function startPolicies(project: Project): void {
-  warmPolicies();
-  policiesOf(project).catch(() => undefined);
+  // Only once helm runs: a run answered from the caches may not need them at all.
+  project.memo.whenHelmRuns.push(() => {
+    warmPolicies();
+    policiesOf(project).catch(() => undefined);
+  });
 }
 
 /** policies/ read once per project (absent: no settings, no custom rules), every name in it checked. */
@@ -122,16 +128,76 @@ export async function stackCharts(project: Project, stack: StackSpec | undefined
 export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget, extra: readonly ValuesLayer[] = []): Promise<PolicyChart> {
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
   const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
-  return { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
+  const chart: PolicyChart = { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
+  if (rendering.key !== undefined) renderKeys.set(chart, rendering.key);
+  return chart;
 }
 
-/** The policy findings of one stack's charts. */
+// The render key of each chart's objects (the values are the files', which the key holds).
+const renderKeys = new WeakMap<PolicyChart, string>();
+
+/** The policy findings of one stack's charts: from the findings cache when nothing they depend on changed. */
 export async function policyFindings(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[]): Promise<Finding[]> {
   const today = todayOf(project.env);
+  const key = await findingsKey(project, stack, charts, today);
+  const records = recordStore(project.cacheRoot, "findings", 1, findingsRecord);
+  const cached = key === undefined ? null : await records.read(key);
+  if (cached !== null) return cached;
   const policies = await policiesOf(project);
   const objects: KubernetesObject[] = charts.flatMap((chart) => [...chart.objects]);
   const rules = [...(await builtinRules(objects)), ...policies.custom];
-  return runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today });
+  const found = runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today });
+  if (key !== undefined) await records.write(key, found);
+  return found;
+}
+
+const findingsRecord = z.array(z.custom<Finding>((value) => typeof value === "object" && value !== null && typeof (value as { rule?: unknown }).rule === "string"));
+
+// A custom rule that imports files of its own, or reads the environment or the clock, is not cached.
+const IMPURE_RULE = /\bfrom\s+["']\.|\bimport\s*\(\s*["']\.|\brequire\s*\(\s*["']\.|process\.env|\bDate\b|readFile/;
+
+/**
+ * Everything a stack's findings depend on, as a key: each chart's render
+ * key, engine and dropHooks, the stack, the date exceptions expire against,
+ * every file of policies/, the declared chart and stack names (policy files
+ * are checked against them), and the built-in rules' own files. Undefined
+ * when a chart was rendered revealed or a custom rule is not self-contained.
+ */
+async function findingsKey(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[], today: string): Promise<string | undefined> {
+  const keys = charts.map((chart) => renderKeys.get(chart));
+  if (keys.some((key) => key === undefined)) return undefined;
+  const folder = join(project.config.dir, "policies");
+  const files: [string, string][] = [];
+  for (const name of (await readdir(folder).catch(() => [] as string[])).sort()) {
+    const text = await readFile(join(folder, name), "utf8").catch(() => "");
+    if (/\.(m?ts|m?js)$/.test(name) && IMPURE_RULE.test(text)) return undefined;
+    files.push([name, text]);
+  }
+  return sha256Hex(JSON.stringify({
+    stack: stackName(stack),
+    kubeVersion: stack?.kubeVersion ?? null,
+    today,
+    charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i]]),
+    declared: [project.config.charts.map((spec) => spec.key), project.config.stacks.map((item) => item.name)],
+    files,
+    rules: await rulesFingerprint(),
+  }));
+}
+
+let fingerprint: Promise<string> | undefined;
+
+/** The built-in rules' files (size and time of each): a chartroom upgrade or a rebuild misses the cache. */
+function rulesFingerprint(): Promise<string> {
+  fingerprint ??= (async () => {
+    const folder = join(dirname(fileURLToPath(import.meta.url)), "..", "policy");
+    const names = (await readdir(folder, { recursive: true })).sort();
+    const stats = await Promise.all(names.map(async (name) => {
+      const info = await stat(join(folder, name));
+      return `${name} ${info.size} ${info.mtimeMs}`;
+    }));
+    return sha256Hex(stats.join("\n"));
+  })();
+  return fingerprint;
 }
 
 /**

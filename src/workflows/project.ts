@@ -65,6 +65,8 @@ export interface Project {
   readonly memo: {
     archives: Map<string, Promise<FetchedArchive>>;
     inspections: Map<string, Promise<ChartInspection>>;
+    /** Work to start the first time helm runs in this run (loading what the policies need, while helm renders). */
+    whenHelmRuns: (() => void)[];
   };
 }
 
@@ -100,6 +102,6 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
       return found;
     },
     progress: options.onProgress ?? (() => {}),
-    memo: { archives: new Map(), inspections: new Map() },
+    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [] },
   };
 }

@@ -42,6 +42,17 @@ describe("chartroom check", () => {
     expect(await snapshot(dir, ["charts.lock.json", "values/webapp/prod.yaml"])).toStrictEqual(before);
   });
 
+  it("suggests the nearest key inside a subchart's section, by the subchart's own keys", async () => {
+    const dir = await copyPlatform();
+    await writeFile(join(dir, "values", "storefront", "dev.yaml"), "webapp:\n  replicaCuont: 3\n");
+    const result = await cli(dir, ["check", "storefront", "--stack", "dev"]);
+    expect(result.exitCode).toBe(2);
+    const lines = result.output.split("\n");
+    const at = lines.findIndex((line) => line.startsWith("error values/storefront/dev.yaml:2:3 storefront [dev] webapp.replicaCuont:"));
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1]).toBe('  hint: did you mean "webapp.replicaCount"?');
+  });
+
   it("warns about values files nothing reads, and fails on them with --strict", async () => {
     const dir = await copyPlatform();
     await writeFile(join(dir, "values", "webapp", "production.yaml"), "replicaCount: 3\n");

@@ -8,11 +8,11 @@ import { withSubchartDefaults } from "../../src/values/check.js";
 import { runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
-const PARENT_DEFAULTS = { a: { b: 1, c: [1, 2], keep: true }, d: "x", e: { f: 1 }, list: [{ name: "one" }], global: { g: 1, shared: "parent" } };
+const PARENT_DEFAULTS = { a: { b: 1, c: [1, 2], keep: true, none: null }, d: "x", e: { f: 1 }, list: [{ name: "one" }], nothing: null, global: { g: 1, shared: "parent" } };
 const SUB_DEFAULTS = { s: 1, nested: { t: 1, u: 2 }, global: { h: 2, shared: "sub" } };
 const LAYERS = [
   { a: { c: [3] }, d: null, sub: { s: 2, nested: { u: null } }, global: { g: 5 } },
-  { a: { b: 2 }, e: null, extra: { z: 1 } },
+  { a: { b: 2, mine: null }, e: null, extra: { z: 1, gone: null, deep: { nothing: null } }, top: null },
 ];
 
 /** A chart whose only object is a ConfigMap holding `.Values` as JSON, with a subchart that does the same. */

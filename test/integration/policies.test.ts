@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { materialise } from "../helpers/chart-repo.js";
@@ -67,6 +67,34 @@ describe("policies on the example platform", () => {
     const lines = result.output.split("\n");
     expect(lines).toContain("error policies/platform.yaml:8:5 widgets-operator [dev]: the exception for resource-requests expired on 2027-06-30 (\"the operator's chart has no resources value before 1.1.0; requests come with that upgrade\") (policy-exception-expired)");
     expect(lines.find((line) => line.includes("(resource-requests)"))).toMatch(/^warning /);
+  });
+
+  it("reuse a stack's findings from the cache only while nothing they depend on changed", async () => {
+    const dir = await copyPlatform();
+    const findings = async (env: NodeJS.ProcessEnv = {}) => {
+      const result = await cli(dir, ["check", "widgets-operator", "--stack", "dev", "--format", "json"], env);
+      return (JSON.parse(result.output) as { findings: JsonFinding[] }).findings.map((f) => `${f.severity} ${f.rule}`).sort();
+    };
+    const first = await findings();
+    expect(await readdir(join(dir, ".cache", "findings"))).toHaveLength(1);
+    expect(await findings()).toStrictEqual(first);
+    expect(await readdir(join(dir, ".cache", "findings"))).toHaveLength(1);
+    // Another day: the exception has expired.
+    expect(await findings({ CHARTROOM_TODAY: "2027-07-01" })).toContain("error policy-exception-expired");
+    // Another policy file.
+    await editFile(join(dir, "policies", "platform.yaml"), (text) => text.replace("privilege-escalation: info", "privilege-escalation: error"));
+    expect(await findings()).toContain("error privilege-escalation");
+    // Another render (the chart moved to another namespace).
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('namespace: "widgets"', 'namespace: "default"'));
+    expect(first).not.toContain("error not-in-default-namespace");
+    expect(await findings()).toContain("error not-in-default-namespace");
+    // A custom rule that reads a file of its own is run every time, never cached.
+    await mkdir(join(dir, "policies", "lib"));
+    await writeFile(join(dir, "policies", "lib", "helper.ts"), "export const ID = 'x';\n");
+    await editFile(join(dir, "policies", "not-in-default-namespace.ts"), (text) => `import { ID } from "./lib/helper.js";\nvoid ID;\n${text}`);
+    const before = (await readdir(join(dir, ".cache", "findings"))).length;
+    await findings({ CHARTROOM_TODAY: "2026-12-01" });
+    expect(await readdir(join(dir, ".cache", "findings"))).toHaveLength(before);
   });
 
   it("refuse a policy file naming a rule that does not exist, with the nearest one", async () => {

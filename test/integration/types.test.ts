@@ -55,6 +55,9 @@ describe("chartroom types", () => {
     for (const level of ['"debug"', '"info"', '"warn"', '"error"']) expect(enumError).toContain(level);
     const typo = await typecheck(dir, `import { chartValues } from "chartroom";\nchartValues("webapp", { replicaCuont: 3 });\n`);
     expect(typo.output).toContain("'replicaCuont' does not exist");
+    const unknownChart = await typecheck(dir, `import { chartValues } from "chartroom";\nchartValues("nosuchchart", {});\n`);
+    expect(unknownChart.ok).toBe(false);
+    expect(unknownChart.output).toContain(`Argument of type '"nosuchchart"' is not assignable`);
   });
 
   it("is deterministic, and --check fails on a stale file", async () => {

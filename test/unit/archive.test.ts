@@ -86,6 +86,24 @@ describe("inspectArchive", () => {
     expect(inspection.templates).toContain("templates/deployment.yaml");
   });
 
+  it("lists the CRDs of subcharts, packed and unpacked, and the versions the archive vendors", async () => {
+    const crd = (name: string) => `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ${name}\n`;
+    const operator = await tarball([
+      { name: "operator/Chart.yaml", content: "apiVersion: v2\nname: operator\nversion: 2.3.4\n" },
+      { name: "operator/crds/things.yaml", content: crd("things.example.com") },
+    ]);
+    const parent = await tarball([
+      { name: "stack/Chart.yaml", content: "apiVersion: v2\nname: stack\nversion: 1.0.0\ndependencies:\n  - name: operator\n    version: ^2.0.0\n    repository: https://charts.example.test\n" },
+      { name: "stack/crds/own.yaml", content: crd("own.example.com") },
+      { name: "stack/charts/operator-2.3.4.tgz", content: operator },
+      { name: "stack/charts/plain/Chart.yaml", content: "apiVersion: v2\nname: plain\nversion: 0.1.0\n" },
+      { name: "stack/charts/plain/crds/plain.yaml", content: crd("plain.example.com") },
+    ]);
+    const inspection = await inspectArchive(parent, "stack-1.0.0");
+    expect(inspection.crds).toStrictEqual(["own.example.com", "plain.example.com", "things.example.com"]);
+    expect(inspection.dependencies).toStrictEqual([{ name: "operator", version: "^2.0.0", repository: "https://charts.example.test", vendored: true, vendoredVersion: "2.3.4" }]);
+  });
+
   it("finds hook events and keeps test hooks apart by event name", async () => {
     const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "ledger-0.1.0.tgz")), "ledger");
     expect(inspection.hooks).toStrictEqual({
@@ -102,7 +120,7 @@ describe("inspectArchive", () => {
 
   it("lists an umbrella chart's vendored dependency", async () => {
     const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront");
-    expect(inspection.dependencies).toStrictEqual([{ name: "webapp", version: "1.0.1", repository: "file://../../webapp/1.0.1", vendored: true }]);
+    expect(inspection.dependencies).toStrictEqual([{ name: "webapp", version: "1.0.1", repository: "file://../../webapp/1.0.1", vendored: true, vendoredVersion: "1.0.1" }]);
   });
 
   it("reads a v1 chart's dependencies from requirements.yaml", async () => {

@@ -61,7 +61,7 @@ describe("normaliseConfig", () => {
   it("refuses a range that is not semver", () => {
     const written = base();
     written.charts.web = { repository: "local", version: "latest-and-greatest", namespace: "web" };
-    expect(problems(written)[0]).toMatch(/^charts\.web\.version: "latest-and-greatest" is not a semver range/);
+    expect(problems(written)[0]).toMatch(/^charts\.web\.version: "latest-and-greatest" is not a version constraint/);
   });
 
   it("refuses two releases with one name in one namespace", () => {
