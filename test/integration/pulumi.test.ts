@@ -112,7 +112,10 @@ describe("the example Pulumi program, under mocks", () => {
   it("gives every chart the explicit provider", () => {
     const provider = resource("pulumi:providers:kubernetes", "cluster");
     expect(provider).toBeDefined();
-    for (const r of registered.filter((item) => item.type.startsWith("kubernetes:helm.sh/"))) expect(r.provider).toContain("::cluster::");
+    const engines = registered.filter((item) => item.type.startsWith("kubernetes:helm.sh/"));
+    // Every declared chart registered (a loop over nothing would pass): three Charts and the Release.
+    expect(engines.map((r) => r.name).sort()).toStrictEqual(["ledger", "storefront", "webapp", "widgets-operator"]);
+    for (const r of engines) expect(r.provider).toContain("::cluster::");
   });
 
   it("turns dependsOn between charts into Pulumi dependsOn between deployments", () => {

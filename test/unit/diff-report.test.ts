@@ -37,6 +37,9 @@ describe("chartReport", () => {
   });
 
   it.each([
+    ["DaemonSet selector", "apps/v1", "DaemonSet", "spec: { selector: { matchLabels: { app: a } } }", "spec: { selector: { matchLabels: { app: b } } }", "spec.selector"],
+    ["ReplicaSet selector", "apps/v1", "ReplicaSet", "spec: { selector: { matchLabels: { app: a } } }", "spec: { selector: { matchLabels: { app: b } } }", "spec.selector"],
+    ["StatefulSet serviceName", "apps/v1", "StatefulSet", "spec: { serviceName: a }", "spec: { serviceName: b }", "spec.serviceName"],
     ["StatefulSet volumeClaimTemplates", "apps/v1", "StatefulSet", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 1Gi } } } }] }", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 2Gi } } } }] }", "spec.volumeClaimTemplates"],
     ["Job template", "batch/v1", "Job", "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }", "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }", "spec.template"],
     ["Service clusterIP", "v1", "Service", "spec: { clusterIP: 10.0.0.1 }", "spec: { clusterIP: 10.0.0.2 }", "spec.clusterIP"],
@@ -46,6 +49,9 @@ describe("chartReport", () => {
     const doc = (body: string) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: x }\n${body}\n`;
     const report = chartReport(meta, side(doc(before)), side(doc(after)), options);
     expect(report.objects[0]?.replacement?.fields).toStrictEqual([field]);
+    // The API server's rule, whatever the engine: helm upgrade fails on it too.
+    const release = chartReport({ ...meta, engine: "release" }, side(doc(before)), side(doc(after)), options).objects[0];
+    expect([release?.action, release?.changes.find((change) => change.path.startsWith(field))?.tags]).toStrictEqual(["replace", ["immutable"]]);
   });
 
   it("updates a mutable ConfigMap in place under a Release, but helm.v4.Chart's provider replaces it", () => {

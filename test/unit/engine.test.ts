@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { chooseEngine } from "../../src/engine/choice.js";
+import { chooseEngine, mergeStacks } from "../../src/engine/choice.js";
 import { ChartroomError } from "../../src/errors/index.js";
 
 const spec = (extra: Partial<{ engine: "auto" | "chart" | "release"; dropHooks: boolean; helmRelease: boolean }> = {}) => ({ key: "app", engine: "auto" as const, dropHooks: false, helmRelease: false, ...extra });
 const MIGRATION = { "pre-install": ["Job.batch ns/migrate"], "pre-upgrade": ["Job.batch ns/migrate"], test: ["Pod ns/probe"] };
 
 describe("chooseEngine", () => {
+  it("counts a hook that one stack renders, whichever stack it is (helm.v4.Chart would drop it there)", () => {
+    for (const rendered of [{ dev: {}, prod: MIGRATION }, { prod: MIGRATION, dev: {} }, { a: {}, b: {}, c: { "post-install": ["Job.batch ns/seed"] } }]) {
+      expect(chooseEngine(spec(), mergeStacks(rendered), "rendered").name, JSON.stringify(rendered)).toBe("release");
+    }
+    expect(mergeStacks({ dev: { test: ["Pod ns/a"] }, prod: { test: ["Pod ns/b"], "pre-upgrade": ["Job.batch ns/m"] } })).toStrictEqual({ test: ["Pod ns/a", "Pod ns/b"], "pre-upgrade": ["Job.batch ns/m"] });
+  });
+
   it("picks helm.v3.Release for a chart that renders lifecycle hooks, naming them", () => {
     const choice = chooseEngine(spec(), MIGRATION, "rendered");
     expect(choice.name).toBe("release");

@@ -100,6 +100,8 @@ describe("parseBlockYaml", () => {
       "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~", "0", "-0", "+12", "12", "3.5", "-2.5e3", "1.", ".5", "1e3", "0.0",
       "yes", "No", "on", "OFF", "1.2.3", "v1", "1:2", "a:b", "x#y", "'single'", "'it''s'", '"double"', '"esc\\n\\t\\u00e9\\x41"', "http://x.test/a#b", "ünï", "a  b",
     ];
+    let answered = 0;
+    let total = 0;
     for (const item of scalars) {
       for (const text of [`key: ${item}\n`, `- ${item}\n`, `key: [${item}, x]\n`, `key: { k: ${item} }\n`, `key: ${item} # note\n`]) {
         let expected: unknown;
@@ -110,9 +112,14 @@ describe("parseBlockYaml", () => {
           continue;
         }
         const fast = parseBlockYaml(text);
-        if (fast !== undefined) expect(fast, text).toStrictEqual(expected);
+        total++;
+        if (fast === undefined) continue;
+        answered++;
+        expect(fast, text).toStrictEqual(expected);
       }
     }
+    // Stepping aside is allowed, not stepping aside always: most of these are the fast reader's to answer.
+    expect(answered / total).toBeGreaterThan(0.6);
   });
 
   it.each([
