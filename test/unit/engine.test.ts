@@ -7,7 +7,8 @@ const MIGRATION = { "pre-install": ["Job.batch ns/migrate"], "pre-upgrade": ["Jo
 
 describe("chooseEngine", () => {
   it("counts a hook that one stack renders, whichever stack it is (helm.v4.Chart would drop it there)", () => {
-    for (const rendered of [{ dev: {}, prod: MIGRATION }, { prod: MIGRATION, dev: {} }, { a: {}, b: {}, c: { "post-install": ["Job.batch ns/seed"] } }]) {
+    const cases: Record<string, Record<string, string[]>>[] = [{ dev: {}, prod: MIGRATION }, { prod: MIGRATION, dev: {} }, { a: {}, b: {}, c: { "post-install": ["Job.batch ns/seed"] } }];
+    for (const rendered of cases) {
       expect(chooseEngine(spec(), mergeStacks(rendered), "rendered").name, JSON.stringify(rendered)).toBe("release");
     }
     expect(mergeStacks({ dev: { test: ["Pod ns/a"] }, prod: { test: ["Pod ns/b"], "pre-upgrade": ["Job.batch ns/m"] } })).toStrictEqual({ test: ["Pod ns/a", "Pod ns/b"], "pre-upgrade": ["Job.batch ns/m"] });
