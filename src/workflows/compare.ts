@@ -5,6 +5,8 @@ import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../render/fast-yaml.js";
+import type { RenderedObject } from "../model/objects.js";
+import { sameValue } from "../util/tree.js";
 import { mergeLayers } from "../values/coalesce.js";
 import { contractDiff, type ContractChange } from "../values/contract.js";
 import { readValuesLayers } from "../values/layers.js";
@@ -49,8 +51,41 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const embedded = engine === "chart" ? await providerHelm((after ?? before)?.project as Project) : undefined;
   const mismatch = helm === undefined || embedded === undefined ? undefined : helmMismatch(helm.split(" ")[0] ?? helm, embedded);
   if (mismatch !== undefined) report.notes.push(mismatch);
-  if (before !== null && after !== null && old?.version !== next?.version) report.contract = await contractChanges(before, after, stack);
+  if (before !== null && after !== null && next !== null && old?.version !== next?.version) {
+    report.contract = await renderedIgnores(after, stack, options, next, await contractChanges(before, after, stack));
+  }
   return report;
+}
+
+/**
+ * A key the new version's defaults and schema do not know may still be read
+ * by its templates. Each such finding is checked by rendering the new
+ * version once more without the key: only when nothing changes is it
+ * reported as ignored.
+ */
+async function renderedIgnores(after: Side, stack: StackSpec | undefined, options: CompareOptions, rendered: ChartSide, changes: ContractChange[]): Promise<ContractChange[]> {
+  const kept: ContractChange[] = [];
+  for (const change of changes) {
+    if (change.kind !== "ignored") {
+      kept.push(change);
+      continue;
+    }
+    const without: ValuesLayer = { name: `(without ${change.path})`, text: JSON.stringify(nullAt(change.path.split("."))) };
+    const again = await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: options.noCache, reveal: options.showSecrets, extra: [...(options.extra ?? []), without] });
+    if (sameRender(rendered, again.objects)) kept.push(change);
+  }
+  return kept;
+}
+
+function nullAt(path: readonly string[]): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), null);
+}
+
+/** The same objects, those with fields that change at every render left out (they differ anyway). */
+function sameRender(rendered: ChartSide, objects: readonly RenderedObject[]): boolean {
+  const churning = new Set([...rendered.unstable].map((entry) => entry.split(" ")[0]));
+  const stable = (list: readonly RenderedObject[]) => list.filter((object) => !churning.has(object.id)).map((object) => [object.id, object.body]);
+  return sameValue(stable(rendered.objects), stable(objects));
 }
 
 /** The values contract change between the two sides' versions, for the values the newer side sets. */
