@@ -32,6 +32,8 @@ export interface ChartInspection {
    * evaluate such a call from values: only then is a chart rendered twice.
    */
   deterministic: boolean;
+  /** A template (subcharts included) reads the clock (`now`), or may (packed subcharts too deep to read). */
+  readsClock?: boolean;
 }
 
 const MAX_DEPTH = 3;
@@ -48,10 +50,14 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true, crds: [] as string[] };
+  const nested = { deterministic: true, readsClock: false, crds: [] as string[] };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
-  if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) nested.deterministic = false;
+  if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
+    nested.deterministic = false;
+    nested.readsClock = true;
+  }
+  const texts = hookFiles.map((path) => chart.files.get(path)?.toString("utf8") ?? "");
   return {
     apiVersion: meta.apiVersion,
     name: meta.name,
@@ -67,9 +73,13 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     dependencies,
     templates,
     hooks: sortHooks(hooks),
-    deterministic: nested.deterministic && !hookFiles.some((path) => NONDETERMINISTIC.test(chart.files.get(path)?.toString("utf8") ?? "")),
+    deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)),
+    readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)),
   };
 }
+
+// Templates that read the clock.
+const CLOCK = /\bnow\b/;
 
 // Sprig and Helm functions whose output differs from one render to the next.
 const NONDETERMINISTIC = /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle|tpl)\b/;
@@ -168,13 +178,14 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; crds: string[] }): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; crds: string[] }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
     const sub = await readChartArchive(file, `${label} ${path}`);
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     if (!inner.deterministic) nested.deterministic = false;
+    if (inner.readsClock === true) nested.readsClock = true;
     nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));

@@ -17,7 +17,8 @@ export interface DiffOptions {
 const RENAME_SIMILARITY = 0.7;
 
 /** Per-object differences between two renders, before noise is folded away. */
-export function diffObjects(before: readonly RenderedObject[], after: readonly RenderedObject[], options: DiffOptions): ObjectReport[] {
+export function diffObjects(before: readonly RenderedObject[], given: readonly RenderedObject[], options: DiffOptions): ObjectReport[] {
+  const after = alignGenerated(before, given);
   const old = new Map(before.map((object) => [object.id, object]));
   const next = new Map(after.map((object) => [object.id, object]));
   const reports: ObjectReport[] = [];
@@ -40,6 +41,31 @@ export function diffObjects(before: readonly RenderedObject[], after: readonly R
   for (const object of added) if (!paired.has(object.id)) reports.push({ ...base(object, "add", "create"), body: safeBody(object, options) });
   for (const object of deleted) if (!paired.has(object.id)) reports.push({ ...base(object, "delete", "delete"), body: safeBody(object, options) });
   return reports.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * An object whose name is random on every render (a test Pod named with
+ * randAlphaNum) is the same object on both sides when its kind, namespace,
+ * template and name pattern are: the after side takes the before side's
+ * name, so it is compared, not reported as renamed.
+ */
+function alignGenerated(before: readonly RenderedObject[], after: readonly RenderedObject[]): readonly RenderedObject[] {
+  const slot = (object: RenderedObject) => `${object.group}/${object.kind}/${object.namespace} ${object.source ?? ""} ${object.generatedName ?? ""}`;
+  const afterIds = new Set(after.map((object) => object.id));
+  const waiting = new Map<string, RenderedObject[]>();
+  for (const object of before) {
+    if (object.generatedName === undefined || afterIds.has(object.id)) continue;
+    (waiting.get(slot(object)) ?? waiting.set(slot(object), []).get(slot(object)))?.push(object);
+  }
+  if (waiting.size === 0) return after;
+  const beforeIds = new Set(before.map((object) => object.id));
+  return after.map((object) => {
+    if (object.generatedName === undefined || beforeIds.has(object.id)) return object;
+    const twin = waiting.get(slot(object))?.shift();
+    if (twin === undefined) return object;
+    const metadata = { ...(object.body.metadata as Record<string, unknown>), name: twin.name };
+    return { ...object, id: twin.id, name: twin.name, body: { ...object.body, metadata } };
+  });
 }
 
 function base(object: RenderedObject, action: ObjectReport["action"], step: EngineStep): ObjectReport {

@@ -23,6 +23,12 @@ export interface RenderedObject {
   source?: string;
   hook?: HookInfo;
   body: Record<string, unknown>;
+  /**
+   * Its name differs between two renders of the same inputs (a random
+   * suffix): the part that stays, as `prefix-*`. Such an object is matched
+   * by template and kind, not by name.
+   */
+  generatedName?: string;
 }
 
 export function objectId(group: string, kind: string, namespace: string, name: string): string {
@@ -33,4 +39,9 @@ export function objectId(group: string, kind: string, namespace: string, name: s
 export function displayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name">): string {
   const kind = object.group === "" ? object.kind : `${object.kind}.${object.group}`;
   return `${kind} ${object.namespace === "" ? "" : `${object.namespace}/`}${object.name}`;
+}
+
+/** The name as every render gives it: the generated pattern (`test-*`) where the name is random. */
+export function stableDisplayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name" | "generatedName">): string {
+  return displayName({ ...object, name: object.generatedName ?? object.name });
 }

@@ -20,6 +20,8 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
    * @default false
    */
   deterministic?: boolean;
+  /** Its templates read the clock: the two renders are made in different seconds, so a time-derived field shows as changing. */
+  readsClock?: boolean;
 }
 
 export interface Rendering {
@@ -68,7 +70,8 @@ export function renderChart(input: RenderInput, options: RenderOptions): Promise
 
 async function renderOnce(input: RenderInput, options: RenderOptions): Promise<Rendering> {
   // Rendered Secrets are sealed before they reach the cache; the cache is owner-only all the same.
-  const cache = recordStore(options.cacheRoot, "render", 3, renderRecordSchema, { mode: 0o600 });
+  // Format 4: objects with generated names are marked.
+  const cache = recordStore(options.cacheRoot, "render", 4, renderRecordSchema, { mode: 0o600 });
   const key = await sealingKey(options.cacheRoot);
   const cacheKey = renderKey(input);
   const reveal = options.reveal === true;
@@ -81,13 +84,14 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   }
   options.onHelm?.();
   const request = { ...input, chart: input.archive.path };
-  const [first, second] = input.deterministic === true ? await helmTemplate(request, options.run).then((text) => [text, text] as const) : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
+  const [first, second] = input.deterministic === true ? await helmTemplate(request, options.run).then((text) => [text, text] as const) : input.readsClock === true ? await secondsApart(() => helmTemplate(request, options.run)) : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
   const parsed = parseManifest(first, input.namespace, input.label, shared);
   const again = first === second ? parsed : parseManifest(second, input.namespace, input.label, shared);
-  const sealed = sealSecrets(parsed, key);
+  const generated = first === second ? new Map<RenderedObject, RenderedObject>() : generatedNames(parsed, again);
+  const sealed = sealSecrets(markGenerated(parsed, generated), key);
   rememberValuesInSecrets(sealed, input.values, key);
-  const unstable = first === second ? [] : unstableFields(sealed, again === parsed ? sealed : sealSecrets(again, key));
+  const unstable = first === second ? [] : unstableFields(sealed, again === parsed ? sealed : sealSecrets(withTwinIds(again, generated), key));
   if (reveal) return { objects: parsed, unstable, cached: false };
   const rendering = { objects: sealed, unstable };
   await cache.write(cacheKey, rendering);
@@ -115,6 +119,65 @@ export function renderKey(input: RenderInput): string {
       postRenderer: input.postRenderer ?? null,
     }),
   );
+}
+
+/**
+ * Two renders, the second started in a later second than the first ended:
+ * `now | date …` then differs between them at any precision down to the
+ * second, and is told apart from a real change (rendered at once, both fell
+ * in the same second and the field looked stable).
+ */
+async function secondsApart(render: () => Promise<string>): Promise<[string, string]> {
+  const first = await render();
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  return [first, await render()];
+}
+
+/**
+ * Objects whose names differ between two renders of the same inputs
+ * (`randAlphaNum` in a name): the first render's object → its twin in the
+ * second, paired by kind, namespace and template, in order.
+ */
+function generatedNames(first: RenderedObject[], second: RenderedObject[]): Map<RenderedObject, RenderedObject> {
+  const ids = (list: RenderedObject[]) => new Set(list.map((object) => object.id));
+  const [one, two] = [ids(first), ids(second)];
+  const slot = (object: RenderedObject) => `${object.group}/${object.kind}/${object.namespace} ${object.source ?? ""}`;
+  const lonely = new Map<string, RenderedObject[]>();
+  for (const object of second) if (!one.has(object.id)) (lonely.get(slot(object)) ?? lonely.set(slot(object), []).get(slot(object)))?.push(object);
+  const pairs = new Map<RenderedObject, RenderedObject>();
+  for (const object of first) {
+    if (two.has(object.id)) continue;
+    const twin = lonely.get(slot(object))?.shift();
+    if (twin !== undefined) pairs.set(object, twin);
+  }
+  return pairs;
+}
+
+function markGenerated(objects: RenderedObject[], pairs: ReadonlyMap<RenderedObject, RenderedObject>): RenderedObject[] {
+  return objects.map((object) => {
+    const twin = pairs.get(object);
+    return twin === undefined ? object : { ...object, generatedName: namePattern(object.name, twin.name) };
+  });
+}
+
+/** The second render's twins under the first render's ids and names, so that their other fields are compared. */
+function withTwinIds(objects: RenderedObject[], pairs: ReadonlyMap<RenderedObject, RenderedObject>): RenderedObject[] {
+  const firstOf = new Map([...pairs].map(([first, twin]) => [twin, first]));
+  return objects.map((object) => {
+    const first = firstOf.get(object);
+    if (first === undefined) return object;
+    const metadata = { ...(object.body.metadata as Record<string, unknown>), name: first.name };
+    return { ...object, id: first.id, name: first.name, body: { ...object.body, metadata } };
+  });
+}
+
+/** `web-test-x7k2q` and `web-test-p0a9z` → `web-test-*`: the common start, cut back to its last separator. */
+function namePattern(a: string, b: string): string {
+  let common = 0;
+  while (common < a.length && a[common] === b[common]) common++;
+  const prefix = a.slice(0, common);
+  const cut = Math.max(prefix.lastIndexOf("-"), prefix.lastIndexOf("."));
+  return `${cut === -1 ? "" : prefix.slice(0, cut + 1)}*`;
 }
 
 function unstableFields(first: RenderedObject[], second: RenderedObject[]): string[] {

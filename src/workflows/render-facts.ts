@@ -1,6 +1,6 @@
 import type { ChartSpec } from "../config/types.js";
 import type { FetchedArchive } from "../model/charts.js";
-import { displayName } from "../model/objects.js";
+import { stableDisplayName } from "../model/objects.js";
 import { mapLimit } from "../util/pool.js";
 import { renderFor } from "./rendering.js";
 import type { Project } from "./project.js";
@@ -26,10 +26,11 @@ export async function renderFacts(project: Project, spec: ChartSpec, archive: Fe
     const rendering = renderings[i] as Awaited<ReturnType<typeof renderFor>>;
     const hooks: Record<string, string[]> = {};
     for (const object of rendering.objects) {
-      for (const event of object.hook?.events ?? []) (hooks[event] ??= []).push(displayName(object));
+      // A generated name is written as its pattern: the lock holds nothing random.
+      for (const event of object.hook?.events ?? []) (hooks[event] ??= []).push(stableDisplayName(object));
     }
     for (const event of Object.keys(hooks)) hooks[event]?.sort();
-    const names = new Map(rendering.objects.map((object) => [object.id, displayName(object)]));
+    const names = new Map(rendering.objects.map((object) => [object.id, stableDisplayName(object)]));
     facts.hooks[stackName(stack)] = hooks;
     facts.unstable[stackName(stack)] = rendering.unstable.map((entry) => {
       const [id = "", ...path] = entry.split(" ");

@@ -1,0 +1,64 @@
+// What changes on every render is noise, not change: random object names,
+// values derived from the clock (even when two renders fall in the same
+// second), and none of it reaches the lock.
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packChart } from "../../src/chart/pack.js";
+import { runHelm } from "../helpers/helm.js";
+import { cli } from "../helpers/platform.js";
+import { tempDir } from "../helpers/tmp.js";
+
+function noisyChart(version: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const put = (path: string, text: string) => files.set(path, Buffer.from(text));
+  put("Chart.yaml", `apiVersion: v2\nname: noisy\nversion: ${version}\n`);
+  put("values.yaml", "greeting: hello\n");
+  // A one-off job's config, named afresh at every render.
+  put("templates/run-config.yaml", 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-run-{{ randAlphaNum 6 | lower }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n');
+  // A test hook Pod with a random suffix.
+  put("templates/tests/ping.yaml", 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}-ping-{{ randAlphaNum 5 | lower }}\n  annotations:\n    helm.sh/hook: test\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: ping, image: "busybox:1.36" }\n');
+  // A modification time, to the second.
+  put("templates/secret.yaml", 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-stamp\ndata:\n  modified: {{ now | date "2006-01-02T15:04:05" | b64enc }}\n');
+  return files;
+}
+
+async function project(): Promise<string> {
+  const dir = await tempDir("chartroom-noise-");
+  await mkdir(join(dir, "charts"));
+  for (const version of ["1.0.0", "1.0.1"]) await writeFile(join(dir, "charts", `noisy-${version}.tgz`), await packChart("noisy", noisyChart(version), new Date(0)));
+  await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
+  await writeFile(join(dir, "chartroom.config.ts"), 'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { noisy: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n');
+  return dir;
+}
+
+interface JsonDiff {
+  changed: boolean;
+  summary: { rename: number; add: number; delete: number };
+  charts: { objects: { display: string; action: string }[]; unstable: { paths: string[] } }[];
+}
+
+describe("render noise", () => {
+  it("matches objects with random names by template, and marks a clock-derived field as noise", async () => {
+    const dir = await project();
+    expect((await cli(dir, ["lock"])).errors).toBe("");
+    const result = await cli(dir, ["diff", "noisy", "--to", "1.0.1", "--format", "json"]);
+    expect(result.errors).toBe("");
+    const report = JSON.parse(result.output) as JsonDiff;
+    expect([report.summary.rename, report.summary.add, report.summary.delete]).toStrictEqual([0, 0, 0]);
+    expect(report.charts[0]?.objects.filter((object) => object.action !== "update")).toStrictEqual([]);
+    expect(report.charts[0]?.unstable.paths).toContain("Secret apps/noisy-stamp: data.modified");
+    expect(report.changed).toBe(false);
+  });
+
+  it("writes a lock with nothing random in it: locking again with an empty cache gives the same bytes", async () => {
+    const dir = await project();
+    expect((await cli(dir, ["lock"])).errors).toBe("");
+    const first = await readFile(join(dir, "charts.lock.json"), "utf8");
+    expect(first).toContain('"Pod apps/noisy-ping-*"');
+    await rm(join(dir, ".cache"), { recursive: true, force: true });
+    await rm(join(dir, "charts.lock.json"));
+    expect((await cli(dir, ["lock"])).errors).toBe("");
+    expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(first);
+  });
+});
