@@ -38,4 +38,41 @@ describe("contractDiff", () => {
     const same = version({ a: { b: 1 } }, { type: "object", required: ["a"] });
     expect(contractDiff({ a: { b: 2 } }, same, same)).toStrictEqual([]);
   });
+
+  it("reports only keys that became unknown, and guesses a rename only when one new key has the old default", () => {
+    // Already unknown to the old version: not the upgrade's doing.
+    expect(contractDiff({ typo: 1 }, version({ a: 1 }), version({ a: 1 }))).toStrictEqual([]);
+    // Two new keys with the same default: no guess, the key's own hint.
+    const ambiguous = contractDiff({ port: 8080 }, version({ port: 80 }), version({ httpPort: 80, httpsPort: 80 }));
+    expect(ambiguous.map((c) => [c.kind, c.path, c.hint])).toStrictEqual([["ignored", "port", "remove it, or check the chart's values.yaml"]]);
+    // Nested: the guess keeps the parent's path.
+    const nested = contractDiff({ db: { pass: "x" } }, version({ db: { pass: "" } }), version({ db: { password: "" } }));
+    expect(nested[0]?.hint).toBe("db.password is new in this version with the same default: was it renamed?");
+    // The new key's default differs: no rename guessed.
+    const differs = contractDiff({ db: { pass: "x" } }, version({ db: { pass: "" } }), version({ db: { password: "changeme" } }));
+    expect(differs[0]?.hint).not.toContain("renamed");
+  });
+
+  it("lists required keys sorted, deep ones included, and does not follow schemas without end", () => {
+    const schema = { type: "object", required: ["b", "a"], properties: { a: { type: "string" }, b: { type: "object", required: ["z"], properties: { z: { type: "string" } } } } };
+    expect(contractDiff({}, version({}), version({}, schema)).map((c) => c.path)).toStrictEqual(["a", "b", "b.z"]);
+  });
+
+  it("compares types from the schema (integer and number alike) or else from the defaults", () => {
+    const typed = (type: string) => ({ type: "object", properties: { n: { type } } });
+    expect(contractDiff({ n: 1 }, version({}, typed("integer")), version({}, typed("number")))).toStrictEqual([]);
+    expect(contractDiff({ n: 1 }, version({}, typed("integer")), version({}, typed("string"))).map((c) => c.detail)).toStrictEqual(["the platform sets it; its type changed from number to string"]);
+    expect(contractDiff({ n: 1 }, version({ n: 2 }), version({ n: 2.5 }))).toStrictEqual([]);
+    expect(contractDiff({ n: 1 }, version({ n: null }), version({ n: "x" }))).toStrictEqual([]);
+    expect(contractDiff({ n: { m: 1 } }, version({ n: { m: 1 } }), version({ n: { m: "1" } })).map((c) => [c.path, c.detail])).toStrictEqual([["n.m", "the platform sets it; its type changed from number to string"]]);
+  });
+
+  it("shows long changed defaults shortened, and none under a map the platform sets", () => {
+    const long = "x".repeat(80);
+    const [change] = contractDiff({}, version({ note: "short" }), version({ note: long }));
+    expect(change?.detail).toBe(`default changed from "short" to "${"x".repeat(56)}…`);
+    expect(contractDiff({ log: { level: "debug" } }, version({ log: { level: "info", format: "text" } }), version({ log: { level: "warn", format: "json" } }))).toStrictEqual([]);
+    // An empty map default is a leaf: its change is listed.
+    expect(contractDiff({}, version({ labels: {} }), version({ labels: null })).map((c) => [c.path, c.detail])).toStrictEqual([["labels", "default changed from {} to null"]]);
+  });
 });

@@ -81,6 +81,30 @@ describe("staleness", () => {
     expect(staleReasons(declared, locked).join()).toContain(reason);
   });
 
+  it("reports each change with its exact reason, and nothing else", () => {
+    expect(staleReasons(spec("app", "^1.0.0", { prerelease: true }), pin("1.0.0"))).toStrictEqual(["prerelease changed (false → true)"]);
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { prerelease: true }))).toStrictEqual(["prerelease changed (true → false)"]);
+    expect(staleReasons(spec("app", "^1.0.0", { prerelease: true }), pin("1.0.0", { prerelease: true }))).toStrictEqual([]);
+    expect(staleReasons(spec("app", "^1.0.0", { digest: "sha256:aa" }), pin("1.0.0"))).toStrictEqual(["digest pin changed (none → sha256:aa)"]);
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { pinnedDigest: "sha256:aa" }))).toStrictEqual(["digest pin changed (sha256:aa → none)"]);
+    expect(staleReasons(spec("app", "^1.0.0", { digest: "sha256:aa" }), pin("1.0.0", { pinnedDigest: "sha256:aa" }))).toStrictEqual([]);
+    // A changed declaration is reported alone: the pin's version and engine are not judged against it.
+    expect(staleReasons(spec("app", "^2.0.0"), pin("1.0.0", { engine: { name: "release", reasons: [] } }))).toStrictEqual(["range changed (^1.0.0 → ^2.0.0)"]);
+  });
+
+  it("reports an engine choice the declaration no longer leads to, judging hooks by what the stacks render", () => {
+    const migration = { "pre-upgrade": ["Job.batch ns/migrate"] };
+    // The lock's rendered hooks say the chart needs a Release; it was locked as a Chart.
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { renderedHooks: { dev: {}, prod: migration } }))).toStrictEqual(["engine choice changed (chart → release)"]);
+    // Rendered hooks win over what the templates show.
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { hooks: migration, renderedHooks: { dev: {} } }))).toStrictEqual([]);
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { hooks: migration }))).toStrictEqual(["engine choice changed (chart → release)"]);
+    expect(staleReasons(spec("app", "^1.0.0", { engine: "release" }), pin("1.0.0"))).toStrictEqual(["engine choice changed (chart → release)"]);
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { engine: undefined as never }))).toStrictEqual(["engine choice changed (none → chart)"]);
+    // A declared engine chart that would drop hooks is the engine's own error, not a staleness reason.
+    expect(() => staleReasons(spec("app", "^1.0.0", { engine: "chart" }), pin("1.0.0", { hooks: migration }))).toThrow(expect.objectContaining({ code: "ENGINE_DROPS_HOOKS" }));
+  });
+
   it("accepts a pin that still answers its declaration", () => {
     expect(staleReasons(spec("app", "^1.0.0"), pin("1.2.0"))).toStrictEqual([]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatPath } from "../../src/util/tree-path.js";
-import { applyChanges, diffValues } from "../../src/util/tree.js";
+import { applyChanges, diffValues, sameValue } from "../../src/util/tree.js";
 
 function random(seed: number): () => number {
   let state = seed;
@@ -76,5 +76,57 @@ describe("diffValues", () => {
   it("falls back to positions for lists without a merge key", () => {
     expect(diffValues({ args: ["a", "b"] }, { args: ["a", "c"] }).map((c) => formatPath(c.path))).toStrictEqual(["args[1]"]);
     expect(diffValues({ args: ["a"] }, { args: ["a", "c"] })).toMatchObject([{ op: "change", before: ["a"], after: ["a", "c"] }]);
+  });
+});
+
+describe("sameValue", () => {
+  it.each([
+    [1, 1, true],
+    [1, "1", false],
+    [null, null, true],
+    [null, {}, false],
+    [{}, null, false],
+    [[1, 2], [1, 2], true],
+    [[1, 2], [2, 1], false],
+    [[1], [1, 1], false],
+    [[], {}, false],
+    [{}, [], false],
+    [{ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }, true],
+    [{ a: 1 }, { a: 1, b: undefined }, false],
+    [{ a: 1, b: 2 }, { a: 1, c: 2 }, false],
+    [{ a: { b: 1 } }, { a: { b: 2 } }, false],
+    ["x", { x: 1 }, false],
+  ])("%j and %j: %s", (a, b, expected) => {
+    expect(sameValue(a, b)).toBe(expected);
+    expect(sameValue(b, a)).toBe(expected);
+  });
+});
+
+describe("diffValues at the edges", () => {
+  it("reports a map that became a list, or a value that became a map, as one change", () => {
+    expect(diffValues({ a: { b: 1 } }, { a: [1] })).toStrictEqual([{ path: [{ key: "a" }], op: "change", before: { b: 1 }, after: [1] }]);
+    expect(diffValues({ a: "x" }, { a: { b: 1 } })).toStrictEqual([{ path: [{ key: "a" }], op: "change", before: "x", after: { b: 1 } }]);
+    expect(diffValues({ a: [1] }, { a: [1] })).toStrictEqual([]);
+  });
+
+  it("matches by a numeric merge key, and by position when the key repeats or is missing", () => {
+    const ports = (...list: { containerPort: number; protocol?: string }[]) => ({ ports: list });
+    expect(diffValues(ports({ containerPort: 80 }, { containerPort: 443 }), ports({ containerPort: 443, protocol: "TCP" }, { containerPort: 80 })).map((c) => [c.op, formatPath(c.path)])).toStrictEqual([
+      ["add", "ports[containerPort=443].protocol"],
+      ["reorder", "ports"],
+    ]);
+    // Two items with one name: no key identifies them, positions do.
+    const twice = { containers: [{ name: "a", image: "1" }, { name: "a", image: "2" }] };
+    expect(diffValues(twice, { containers: [{ name: "a", image: "1" }, { name: "a", image: "3" }] }).map((c) => formatPath(c.path))).toStrictEqual(["containers[1].image"]);
+    // An item without the key: positions again.
+    expect(diffValues({ containers: [{ image: "1" }] }, { containers: [{ image: "2" }] }).map((c) => formatPath(c.path))).toStrictEqual(["containers[0].image"]);
+    // A list at the top (no field name): positions.
+    expect(diffValues([1, 2], [1, 3]).map((c) => formatPath(c.path))).toStrictEqual(["[1]"]);
+  });
+
+  it("starts paths where it is told, without changing the caller's path", () => {
+    const start = [{ key: "spec" }];
+    expect(diffValues({ a: 1 }, { a: 2 }, start).map((c) => formatPath(c.path))).toStrictEqual(["spec.a"]);
+    expect(start).toStrictEqual([{ key: "spec" }]);
   });
 });

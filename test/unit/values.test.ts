@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkValues, type ValuesContract } from "../../src/values/check.js";
-import { coalesce, mergeLayers, subchartView } from "../../src/values/coalesce.js";
+import { coalesce, mergeLayers, subchartSection, subchartView } from "../../src/values/coalesce.js";
 import { deferredValue } from "../../src/values/deferred.js";
 import { parseValuesFile } from "../../src/values/layers.js";
 import { SchemaCache, dialectOf } from "../../src/values/schema.js";
@@ -20,6 +20,21 @@ describe("coalescing like Helm", () => {
 
   it("lets a later layer win", () => {
     expect(mergeLayers([{ a: { b: 1, c: 1 } }, { a: { b: 2 } }])).toStrictEqual({ a: { b: 2, c: 1 } });
+  });
+
+  it("replaces a map with a scalar and a scalar with a map, in layers and over defaults alike", () => {
+    expect(mergeLayers([{ a: { b: 1 }, c: "x" }, { a: "flat", c: { d: 1 } }])).toStrictEqual({ a: "flat", c: { d: 1 } });
+    expect(coalesce({ a: "flat", c: { d: 1 } }, { a: { b: 1 }, c: "x", e: null })).toStrictEqual({ a: "flat", c: { d: 1 }, e: null });
+    expect(coalesce({ extra: { kept: null }, top: null }, { a: 1 })).toStrictEqual({ extra: { kept: null }, top: null, a: 1 });
+  });
+
+  it("gives a subchart globals only when someone sets some, and its section with the parent's defaults for it", () => {
+    expect(subchartView({ web: { a: 1 } }, {}, "web", { b: 2 })).toStrictEqual({ a: 1, b: 2 });
+    expect(subchartView({ global: { g: 1 }, web: {} }, {}, "web", {})).toStrictEqual({ global: { g: 1 } });
+    expect(subchartView({}, { global: { p: 1 } }, "web", {})).toStrictEqual({ global: { p: 1 } });
+    expect(subchartView({}, {}, "web", { global: { own: 1 } })).toStrictEqual({ global: { own: 1 } });
+    expect(subchartSection({ web: { a: 2, gone: null } }, { web: { a: 1, b: 1 } }, "web")).toStrictEqual({ a: 2, b: 1, gone: null });
+    expect(subchartSection({}, { web: "not a map" }, "web")).toStrictEqual({});
   });
 
   it("gives a subchart its section over its defaults, with the parent's globals", () => {
@@ -94,6 +109,26 @@ describe("findings", () => {
     const schemaOnly = { type: "object", properties: { auth: { type: "object", properties: { password: { type: "string" }, user: { type: "string" } } } } };
     const { findings } = check("auth:\n  pasword: x\n  user: y\n", contract(schemaOnly, { replicaCount: 1 }));
     expect(findings.map((f) => [f.path, f.rule, f.hint])).toStrictEqual([["auth.pasword", "unknown-key", 'did you mean "auth.password"?']]);
+  });
+
+  it("says what the schema wants, with the value's type and the path, for each keyword", () => {
+    const strict = { type: "object", properties: { n: { type: "integer" }, list: { type: "array", items: { type: "string" } }, auth: { type: "object", required: ["user"], properties: { user: { type: "string" } }, additionalProperties: false }, s: { type: "string", minLength: 3 } } };
+    const { findings } = check("n: many\nlist: [a, 1]\nauth:\n  usr: x\ns: ab\n", contract(strict, {}));
+    expect(findings.map((f) => [f.path, f.rule, f.message, f.hint])).toStrictEqual([
+      ["auth.user", "required", "required by the chart's schema, but not set", "set auth.user in values/app/values.yaml"],
+      ["auth.usr", "unknown-key", "not allowed by the chart's schema (the chart would ignore it)", 'did you mean "auth.user"?'],
+      ["list.1", "type", "expected string, got integer", "set a value of type string"],
+      ["n", "type", "expected integer, got string", "set a value of type integer"],
+      ["s", "minLength", "must NOT have fewer than 3 characters", undefined],
+    ]);
+  });
+
+  it("leaves global, open empty maps and keys below unknown ones alone, and walks known sections", () => {
+    const { findings } = check("global:\n  anything: 1\nannotations:\n  any: thing\nnested:\n  deeper:\n    typo: 1\n", contract(undefined, { annotations: {}, nested: { deeper: { known: 1 } } }));
+    expect(findings.map((f) => [f.path, f.hint])).toStrictEqual([["nested.deeper.typo", "remove it, or check the chart's values.yaml"]]);
+    // A subchart's keys come from the subchart; its name alone at the top.
+    const sub = { key: "db", defaults: { port: 1 }, subcharts: [] };
+    expect(check("db:\n  port: 2\n  prt: 3\nother:\n  db: 1\n", contract(undefined, { other: { x: 1 } }, [sub])).findings.map((f) => f.path)).toStrictEqual(["db.prt", "other.db"]);
   });
 
   it("does not flag keys under open maps", () => {
