@@ -1,6 +1,7 @@
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { ChartroomError } from "../errors/index.js";
 import { sha256Digest } from "../util/hash.js";
+import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import { readChartArchive, type ChartFiles } from "./archive.js";
 import type { ChartDependency, SubchartValues } from "../model/charts.js";
@@ -96,9 +97,9 @@ function readChartYaml(chart: ChartFiles, label: string) {
   return { raw, apiVersion, name: raw.name, version: String(raw.version), appVersion } as const;
 }
 
-function parseFile(file: Buffer, label: string, path: string): unknown {
+function parseFile(file: Buffer, label: string, path: string, options: typeof HELM_YAML = {}): unknown {
   try {
-    return parseYaml(file.toString("utf8"));
+    return parseYaml(file.toString("utf8"), options);
   } catch (error) {
     throw problem(label, path, `not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }
@@ -107,7 +108,8 @@ function parseFile(file: Buffer, label: string, path: string): unknown {
 function readValues(chart: ChartFiles, label: string): Record<string, unknown> {
   const file = chart.files.get("values.yaml");
   if (file === undefined) return {};
-  const values = parseFile(file, label, "values.yaml");
+  // Helm reads a chart's defaults as it reads values files: YAML 1.1.
+  const values = parseFile(file, label, "values.yaml", HELM_YAML);
   return isRecord(values) ? values : {};
 }
 

@@ -4,6 +4,7 @@ import { ChartroomError } from "../errors/index.js";
 import { rememberSecret } from "../errors/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
 import { maxFileBytes, readTextFor } from "../util/fs.js";
+import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
 
@@ -41,7 +42,8 @@ export async function readValuesLayers(configDir: string, chart: string, stack: 
 export function parseValuesFile(name: string, text: string): ParsedLayer[] {
   const counter = new LineCounter();
   // Duplicate keys are found below in one pass: the parser's own check is quadratic in a map's size.
-  const documents = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: false });
+  // As Helm reads values files: YAML 1.1 (see HELM_YAML).
+  const documents = parseAllDocuments(text, { ...HELM_YAML, lineCounter: counter, uniqueKeys: false });
   const list = Array.isArray(documents) ? documents : [documents];
   const layers: ParsedLayer[] = [];
   for (const document of list) {

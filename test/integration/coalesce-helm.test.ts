@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import { parseManifest } from "../../src/render/manifest.js";
 import { coalesce, mergeLayers, subchartView } from "../../src/values/coalesce.js";
 import { withSubchartDefaults } from "../../src/values/check.js";
+import { parseValuesFile } from "../../src/values/layers.js";
 import { runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -14,6 +15,8 @@ const LAYERS = [
   { a: { c: [3] }, d: null, sub: { s: 2, nested: { u: null } }, global: { g: 5 } },
   { a: { b: 2, mine: null }, e: null, extra: { z: 1, gone: null, deep: { nothing: null } }, top: null },
 ];
+// Written as YAML 1.1 reads it differently from 1.2 (Helm reads values files as go-yaml v2 does).
+const YAML11 = "flags:\n  on: yes\n  n: 1\n  mode: 0644\n  hex: 0x1F\n  big: 1_000\n  when: 2024-01-01\n  clock: 12:30\n  quoted: 'yes'\n";
 
 /** A chart whose only object is a ConfigMap holding `.Values` as JSON, with a subchart that does the same. */
 async function echoChart(dir: string): Promise<string> {
@@ -35,17 +38,21 @@ describe.each([3, 4] as const)("coalescing compared with Helm %i", (major) => {
     const dir = await tempDir();
     const chart = await echoChart(dir);
     const files: string[] = [];
-    for (const [i, layer] of LAYERS.entries()) {
+    const texts = [...LAYERS.map((layer) => stringify(layer)), YAML11];
+    for (const [i, text] of texts.entries()) {
       files.push(join(dir, `layer${i}.yaml`));
-      await writeFile(files[i] as string, stringify(layer));
+      await writeFile(files[i] as string, text);
     }
+    // chartroom's side reads the same files, as it reads values files.
+    const layers = texts.flatMap((text, i) => parseValuesFile(`layer${i}.yaml`, text).map((layer) => layer.values));
     const out = await runHelm(major, ["template", "echo", chart, ...files.flatMap((file) => ["--values", file])], dir);
     const dumped = Object.fromEntries(parseManifest(out, "default", "echo").map((object) => [object.name, JSON.parse(String((object.body.data as Record<string, unknown>).values))]));
-    const parent = coalesce(mergeLayers(LAYERS), withSubchartDefaults({ defaults: PARENT_DEFAULTS, subcharts: [{ key: "sub", defaults: SUB_DEFAULTS, subcharts: [] }] }));
+    const parent = coalesce(mergeLayers(layers), withSubchartDefaults({ defaults: PARENT_DEFAULTS, subcharts: [{ key: "sub", defaults: SUB_DEFAULTS, subcharts: [] }] }));
     const { sub: _section, ...parentRest } = parent;
     const { sub: _dumpedSection, ...dumpedRest } = dumped.parent as Record<string, unknown>;
     expect(parentRest).toStrictEqual(dumpedRest);
-    const { global: subGlobal, ...subRest } = subchartView(mergeLayers(LAYERS), PARENT_DEFAULTS, "sub", SUB_DEFAULTS);
+    expect(dumpedRest.flags).toStrictEqual({ true: true, false: 1, mode: 420, hex: 31, big: 1000, when: "2024-01-01", clock: "12:30", quoted: "yes" });
+    const { global: subGlobal, ...subRest } = subchartView(mergeLayers(layers), PARENT_DEFAULTS, "sub", SUB_DEFAULTS);
     const { global: dumpedGlobal, ...dumpedSubRest } = dumped.sub as Record<string, unknown>;
     expect(subRest).toStrictEqual(dumpedSubRest);
     expect(subGlobal).toStrictEqual(dumpedGlobal);

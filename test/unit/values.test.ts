@@ -11,6 +11,18 @@ function check(text: string, c: ValuesContract, code?: Record<string, unknown>, 
   return checkValues({ chart: "app", stack: "dev", contract: c, layers: parseValuesFile("values/app/values.yaml", text), code, schemas });
 }
 
+describe("values files read as Helm reads them (YAML 1.1)", () => {
+  it("reads yes, on and octal as Helm does, and keeps timestamps and 1:20 as text", () => {
+    const [layer] = parseValuesFile("values/app/values.yaml", "enabled: yes\nmode: 0644\nn: 1\nwhen: 2024-01-01\nclock: 12:30\nquoted: 'on'\n");
+    expect(layer?.values).toStrictEqual({ enabled: true, mode: 420, false: 1, when: "2024-01-01", clock: "12:30", quoted: "on" });
+  });
+
+  it("accepts yes for a boolean the schema asks for, as Helm does", () => {
+    const schema = { type: "object", properties: { enabled: { type: "boolean" } } };
+    expect(check("enabled: yes\n", contract(schema, { enabled: false })).findings).toStrictEqual([]);
+  });
+});
+
 describe("coalescing like Helm", () => {
   it("merges maps deeply, replaces lists, and lets null remove a default", () => {
     const defaults = { image: { repository: "r", tag: "1" }, args: ["a", "b"], probe: { path: "/" }, keep: 1 };
@@ -50,9 +62,9 @@ describe("coalescing like Helm", () => {
 describe("schema drafts", () => {
   // Each schema uses a keyword only its own dialect reads, so passing proves the dialect.
   it.each([
-    ["draft-04", { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "number", maximum: 10, exclusiveMaximum: true } } }, "n: 10\n", [["n", "maximum"]]],
-    ["draft-06", { $schema: "http://json-schema.org/draft-06/schema#", type: "object", properties: { n: { type: "number", exclusiveMaximum: 10 } } }, "n: 10\n", [["n", "exclusiveMaximum"]]],
-    ["draft-07", { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { n: { if: { type: "number" }, then: { maximum: 5 } } } }, "n: 10\n", [["n", "if"], ["n", "maximum"]]],
+    ["draft-04", { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { num: { type: "number", maximum: 10, exclusiveMaximum: true } } }, "num: 10\n", [["num", "maximum"]]],
+    ["draft-06", { $schema: "http://json-schema.org/draft-06/schema#", type: "object", properties: { num: { type: "number", exclusiveMaximum: 10 } } }, "num: 10\n", [["num", "exclusiveMaximum"]]],
+    ["draft-07", { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { num: { if: { type: "number" }, then: { maximum: 5 } } } }, "num: 10\n", [["num", "if"], ["num", "maximum"]]],
     ["2019-09", { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { tls: { type: "boolean" }, cert: { type: "string" } }, dependentRequired: { tls: ["cert"] } }, "tls: true\n", [["", "dependentRequired"]]],
     ["2020-12", { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } } }, "pair: [a, b]\n", [["pair.1", "type"]]],
   ])("validates a %s schema with its own keywords", (dialect, schema, bad, expected) => {
@@ -107,18 +119,18 @@ describe("findings", () => {
 
   it("finds unknown keys under a section only the schema describes (no default for it)", () => {
     const schemaOnly = { type: "object", properties: { auth: { type: "object", properties: { password: { type: "string" }, user: { type: "string" } } } } };
-    const { findings } = check("auth:\n  pasword: x\n  user: y\n", contract(schemaOnly, { replicaCount: 1 }));
+    const { findings } = check("auth:\n  pasword: x\n  user: yuri\n", contract(schemaOnly, { replicaCount: 1 }));
     expect(findings.map((f) => [f.path, f.rule, f.hint])).toStrictEqual([["auth.pasword", "unknown-key", 'did you mean "auth.password"?']]);
   });
 
   it("says what the schema wants, with the value's type and the path, for each keyword", () => {
-    const strict = { type: "object", properties: { n: { type: "integer" }, list: { type: "array", items: { type: "string" } }, auth: { type: "object", required: ["user"], properties: { user: { type: "string" } }, additionalProperties: false }, s: { type: "string", minLength: 3 } } };
-    const { findings } = check("n: many\nlist: [a, 1]\nauth:\n  usr: x\ns: ab\n", contract(strict, {}));
+    const strict = { type: "object", properties: { num: { type: "integer" }, list: { type: "array", items: { type: "string" } }, auth: { type: "object", required: ["user"], properties: { user: { type: "string" } }, additionalProperties: false }, s: { type: "string", minLength: 3 } } };
+    const { findings } = check("num: many\nlist: [a, 1]\nauth:\n  usr: x\ns: ab\n", contract(strict, {}));
     expect(findings.map((f) => [f.path, f.rule, f.message, f.hint])).toStrictEqual([
       ["auth.user", "required", "required by the chart's schema, but not set", "set auth.user in values/app/values.yaml"],
       ["auth.usr", "unknown-key", "not allowed by the chart's schema (the chart would ignore it)", 'did you mean "auth.user"?'],
       ["list.1", "type", "expected string, got integer", "set a value of type string"],
-      ["n", "type", "expected integer, got string", "set a value of type integer"],
+      ["num", "type", "expected integer, got string", "set a value of type integer"],
       ["s", "minLength", "must NOT have fewer than 3 characters", undefined],
     ]);
   });
