@@ -1,8 +1,9 @@
 // chartroom's rules as a Pulumi policy pack (chartroom/policy), run by the
 // real engine: `pulumi preview --policy-pack` on the example program.
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editFile } from "../helpers/platform.js";
+import { editFile, ROOT } from "../helpers/platform.js";
 import { ExampleProject, type Outcome } from "../helpers/engine.js";
 
 /** The policy lines of a preview: `[level] policy (type: name)` followed by the finding. */
@@ -38,6 +39,13 @@ describe("the example's policy pack under pulumi preview", () => {
     expect(found).toContain("advisory (kubernetes:helm.sh/v3:Release: ledger) run-as-root: ledger [dev] Deployment.apps ledger/ledger spec.template.spec.containers[name=ledger].securityContext.runAsNonRoot: may run as root (set securityContext.runAsNonRoot: true (and a runAsUser) on the pod or the container)");
     // The example's exception holds: its finding is not reported.
     expect(found.filter((line) => line.includes("resource-requests: widgets-operator"))).toStrictEqual([]);
+    // The README shows this command's output (up to its "…"): every line of it is printed.
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    const block = /```\n\$ pulumi preview --policy-pack pulumi\/policy-pack\/analyzer\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const shown = block.split("\n").map((line) => line.trim()).filter((line) => line !== "" && line !== "…");
+    expect(shown.length).toBeGreaterThan(3);
+    const printed = outcome.stdout.split("\n").map((line) => line.trim());
+    for (const line of shown) expect(printed, line).toContain(line);
   });
 
   it("fails the preview on a mandatory finding: the example's exception once it has expired", async () => {

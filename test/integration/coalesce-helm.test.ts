@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -6,6 +8,7 @@ import { parseManifest } from "../../src/render/manifest.js";
 import { coalesce, mergeLayers, subchartView } from "../../src/values/coalesce.js";
 import { withSubchartDefaults } from "../../src/values/check.js";
 import { parseValuesFile } from "../../src/values/layers.js";
+import { engineBin } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -15,6 +18,7 @@ const LAYERS = [
   { a: { c: [3] }, d: null, sub: { s: 2, nested: { u: null } }, global: { g: 5 } },
   { a: { b: 2, mine: null }, e: null, extra: { z: 1, gone: null, deep: { nothing: null } }, top: null },
 ];
+const run = promisify(execFile);
 // Written as YAML 1.1 reads it differently from 1.2 (Helm reads values files as go-yaml v2 does).
 const YAML11 = "flags:\n  on: yes\n  n: 1\n  mode: 0644\n  hex: 0x1F\n  big: 1_000\n  when: 2024-01-01\n  clock: 12:30\n  quoted: 'yes'\n";
 
@@ -33,7 +37,14 @@ async function echoChart(dir: string): Promise<string> {
   return root;
 }
 
-describe.each([3, 4] as const)("coalescing compared with Helm %i", (major) => {
+// Helm 3 and 4 as users run them, and the Helm v3 SDK the Pulumi provider embeds (engine/build.sh builds it).
+const HELMS = [
+  ["Helm 3", (args: string[], dir: string) => runHelm(3, args, dir)],
+  ["Helm 4", (args: string[], dir: string) => runHelm(4, args, dir)],
+  ["the provider's Helm", async (args: string[], dir: string) => (await run(join(await engineBin(), "helm"), args, { cwd: dir, env: { ...process.env, HELM_CACHE_HOME: join(dir, ".h"), HELM_CONFIG_HOME: join(dir, ".h") } })).stdout],
+] as const;
+
+describe.each(HELMS)("coalescing compared with %s", (_, helmTemplate) => {
   it("gives the chart and its subchart the values Helm gives them", async () => {
     const dir = await tempDir();
     const chart = await echoChart(dir);
@@ -45,7 +56,7 @@ describe.each([3, 4] as const)("coalescing compared with Helm %i", (major) => {
     }
     // chartroom's side reads the same files, as it reads values files.
     const layers = texts.flatMap((text, i) => parseValuesFile(`layer${i}.yaml`, text).map((layer) => layer.values));
-    const out = await runHelm(major, ["template", "echo", chart, ...files.flatMap((file) => ["--values", file])], dir);
+    const out = await helmTemplate(["template", "echo", chart, ...files.flatMap((file) => ["--values", file])], dir);
     const dumped = Object.fromEntries(parseManifest(out, "default", "echo").map((object) => [object.name, JSON.parse(String((object.body.data as Record<string, unknown>).values))]));
     const parent = coalesce(mergeLayers(layers), withSubchartDefaults({ defaults: PARENT_DEFAULTS, subcharts: [{ key: "sub", defaults: SUB_DEFAULTS, subcharts: [] }] }));
     const { sub: _section, ...parentRest } = parent;
