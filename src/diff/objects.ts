@@ -1,4 +1,5 @@
-import { displayName, type RenderedObject } from "../model/objects.js";
+import { displayName, namedAs, templateSlot, type RenderedObject } from "../model/objects.js";
+import { pairBySlot } from "../util/pairs.js";
 import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
 import { engineStep, hitsForceNew, pulumiForceNew } from "./engine-steps.js";
 import { CONSEQUENCES, type ChangeTag, type EngineStep, type ObjectReport, type ReportedChange } from "./model.js";
@@ -50,21 +51,15 @@ export function diffObjects(before: readonly RenderedObject[], given: readonly R
  * name, so it is compared, not reported as renamed.
  */
 function alignGenerated(before: readonly RenderedObject[], after: readonly RenderedObject[]): readonly RenderedObject[] {
-  const slot = (object: RenderedObject) => `${object.group}/${object.kind}/${object.namespace} ${object.source ?? ""} ${object.generatedName ?? ""}`;
-  const afterIds = new Set(after.map((object) => object.id));
-  const waiting = new Map<string, RenderedObject[]>();
-  for (const object of before) {
-    if (object.generatedName === undefined || afterIds.has(object.id)) continue;
-    (waiting.get(slot(object)) ?? waiting.set(slot(object), []).get(slot(object)))?.push(object);
-  }
-  if (waiting.size === 0) return after;
-  const beforeIds = new Set(before.map((object) => object.id));
+  const lonely = (list: readonly RenderedObject[], other: readonly RenderedObject[]) => {
+    const ids = new Set(other.map((object) => object.id));
+    return list.filter((object) => object.generatedName !== undefined && !ids.has(object.id));
+  };
+  const twins = pairBySlot(lonely(after, before), lonely(before, after), (object) => `${templateSlot(object)} ${object.generatedName ?? ""}`);
+  if (twins.size === 0) return after;
   return after.map((object) => {
-    if (object.generatedName === undefined || beforeIds.has(object.id)) return object;
-    const twin = waiting.get(slot(object))?.shift();
-    if (twin === undefined) return object;
-    const metadata = { ...(object.body.metadata as Record<string, unknown>), name: twin.name };
-    return { ...object, id: twin.id, name: twin.name, body: { ...object.body, metadata } };
+    const twin = twins.get(object);
+    return twin === undefined ? object : namedAs(object, twin);
   });
 }
 

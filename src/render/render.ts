@@ -5,7 +5,8 @@ import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
 import type { SharedBlocks } from "./fast-yaml.js";
 import { parseManifest } from "./manifest.js";
-import { type RenderedObject } from "../model/objects.js";
+import { namedAs, templateSlot, type RenderedObject } from "../model/objects.js";
+import { pairBySlot } from "../util/pairs.js";
 import type { Runner } from "./run.js";
 import { helmTemplate, type TemplateRequest } from "./template.js";
 import { settleAll } from "../util/pool.js";
@@ -141,16 +142,7 @@ async function secondsApart(render: () => Promise<string>): Promise<[string, str
 function generatedNames(first: RenderedObject[], second: RenderedObject[]): Map<RenderedObject, RenderedObject> {
   const ids = (list: RenderedObject[]) => new Set(list.map((object) => object.id));
   const [one, two] = [ids(first), ids(second)];
-  const slot = (object: RenderedObject) => `${object.group}/${object.kind}/${object.namespace} ${object.source ?? ""}`;
-  const lonely = new Map<string, RenderedObject[]>();
-  for (const object of second) if (!one.has(object.id)) (lonely.get(slot(object)) ?? lonely.set(slot(object), []).get(slot(object)))?.push(object);
-  const pairs = new Map<RenderedObject, RenderedObject>();
-  for (const object of first) {
-    if (two.has(object.id)) continue;
-    const twin = lonely.get(slot(object))?.shift();
-    if (twin !== undefined) pairs.set(object, twin);
-  }
-  return pairs;
+  return pairBySlot(first.filter((object) => !two.has(object.id)), second.filter((object) => !one.has(object.id)), templateSlot);
 }
 
 function markGenerated(objects: RenderedObject[], pairs: ReadonlyMap<RenderedObject, RenderedObject>): RenderedObject[] {
@@ -165,9 +157,7 @@ function withTwinIds(objects: RenderedObject[], pairs: ReadonlyMap<RenderedObjec
   const firstOf = new Map([...pairs].map(([first, twin]) => [twin, first]));
   return objects.map((object) => {
     const first = firstOf.get(object);
-    if (first === undefined) return object;
-    const metadata = { ...(object.body.metadata as Record<string, unknown>), name: first.name };
-    return { ...object, id: first.id, name: first.name, body: { ...object.body, metadata } };
+    return first === undefined ? object : namedAs(object, first);
   });
 }
 

@@ -18,15 +18,16 @@ export function retainCrds(args: pulumi.ResourceTransformArgs): pulumi.ResourceT
   return { props: args.props, opts: pulumi.mergeOptions(args.opts, { retainOnDelete: true }) };
 }
 
+/** What both engines take alike: the verified archive by path, the values, where and under which name. */
+function sameForBoth(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>) {
+  return { chart: plan.chart, values, namespace: plan.spec.namespace, name: plan.spec.releaseName, skipCrds: plan.spec.skipCrds };
+}
+
 /** The inputs of helm.v4.Chart for a plan: the verified archive by path, nothing fetched. */
 export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>): k8s.helm.v4.ChartArgs {
   const { spec } = plan;
   return {
-    chart: plan.chart,
-    values,
-    namespace: spec.namespace,
-    name: spec.releaseName,
-    skipCrds: spec.skipCrds,
+    ...sameForBoth(plan, values),
     ...(spec.postRenderer === undefined ? {} : { postRenderer: { command: spec.postRenderer.command, args: spec.postRenderer.args } }),
     ...(spec.resourcePrefix === undefined ? {} : { resourcePrefix: spec.resourcePrefix }),
   };
@@ -42,11 +43,7 @@ export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<st
     });
   }
   return {
-    chart: plan.chart,
-    values,
-    namespace: spec.namespace,
-    name: spec.releaseName,
-    skipCrds: spec.skipCrds,
+    ...sameForBoth(plan, values),
     // A null in values removes the chart's default, as with helm -f; the Release drops nulls unless told.
     allowNullValues: true,
     ...spec.release,

@@ -148,7 +148,9 @@ function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>)
     for (const version of list(spec.versions)) {
       const schema = record(record(version.schema).openAPIV3Schema);
       if (group === undefined || kind === undefined || Object.keys(schema).length === 0) continue;
-      out.set(`${group}/${String(version.name)} ${kind}`, () => compiledFor(schema));
+      // Compiled once for the stack, on first use (each custom resource asks again).
+      let compiled: { validate: ValidateFunction | undefined } | undefined;
+      out.set(`${group}/${String(version.name)} ${kind}`, () => (compiled ??= { validate: compiledFor(schema) }).validate);
     }
   }
   indexed.set(charts, out);
