@@ -226,6 +226,16 @@ describe("deployCharts options", () => {
     expect([error.code, error.hint]).toStrictEqual(["UNKNOWN_CHART", "declared charts: ledger, storefront, webapp, widgets-operator"]);
   });
 
+  it("refuses values given in code for a chart the config does not declare", async () => {
+    const error = (await deployCharts(await config(), { name: "bad-values", provider: provider(), dir: ROOT, values: { webap: { replicaCount: 2 } } as never }).catch((e: unknown) => e)) as ChartroomError;
+    expect([error.code, error.message]).toStrictEqual(["UNKNOWN_CHART", 'deployCharts options name "webap", which is not a chart declared in the config (did you mean "webapp"?)']);
+  });
+
+  it("refuses an existing namespace no chart uses, with the nearest one", async () => {
+    const error = (await deployCharts(await config(), { name: "ns-typo", provider: provider(), dir: ROOT, existingNamespaces: ["shp"] }).catch((e: unknown) => e)) as ChartroomError;
+    expect([error.code, error.message]).toStrictEqual(["CONFIG_INVALID", 'deployCharts names "shp" in existingNamespaces, which no chart uses (did you mean "shop"?)']);
+  });
+
   it("creates no Namespace the platform says exists already", async () => {
     const first = registered.length;
     await deployCharts(await config(), { name: "ns", provider: provider(), dir: ROOT, existingNamespaces: ["web", "shop"] });

@@ -4,6 +4,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { WrittenConfig } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
+import { didYouMean } from "../../util/nearest.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
@@ -89,7 +90,8 @@ export async function deployCharts<R extends string, C extends string>(config: W
     });
   }
   const project = await openProject({ dir: options.dir ?? projectRoot(), env: options.env, config });
-  for (const key of Object.keys(options.charts ?? {})) project.config.charts.find((spec) => spec.key === key) ?? unknownChart(key, project.config.charts.map((spec) => spec.key));
+  // Options or values for a chart that is not declared would be dropped without a word.
+  for (const key of [...Object.keys(options.charts ?? {}), ...Object.keys(options.values ?? {})]) project.config.charts.find((spec) => spec.key === key) ?? unknownChart(key, project.config.charts.map((spec) => spec.key));
   const plans = await deploymentPlans(project, { stack: options.stack ?? pulumi.getStack() });
   const prefix = options.name === undefined ? "" : `${options.name}-`;
   const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options, prefix);
@@ -109,15 +111,22 @@ export async function deployCharts<R extends string, C extends string>(config: W
 }
 
 function unknownChart(key: string, keys: string[]): never {
-  throw new ChartroomError("UNKNOWN_CHART", `deployCharts options name "${key}", which is not a chart declared in the config`, { hint: `declared charts: ${keys.join(", ")}` });
+  throw new ChartroomError("UNKNOWN_CHART", `deployCharts options name "${key}", which is not a chart declared in the config${didYouMean(key, keys)}`, { hint: `declared charts: ${keys.join(", ")}` });
 }
 
 /** Namespaces every cluster has: creating one fails with AlreadyExists, deleting one is a disaster. */
 const BUILT_IN_NAMESPACES = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 
 function createNamespaces(plans: DeploymentPlan[], options: DeployOptions, prefix: string): Map<string, k8s.core.v1.Namespace> {
+  const used = [...new Set(plans.map((plan) => plan.spec.namespace))].sort();
+  // A misspelt namespace here would create the real one while looking as if it did not.
+  for (const name of options.existingNamespaces ?? []) {
+    if (!used.includes(name)) {
+      throw new ChartroomError("CONFIG_INVALID", `deployCharts names "${name}" in existingNamespaces, which no chart uses${didYouMean(name, used)}`, { hint: `the charts' namespaces: ${used.join(", ")}` });
+    }
+  }
   const existing = new Set([...BUILT_IN_NAMESPACES, ...(options.existingNamespaces ?? [])]);
-  const names = [...new Set(plans.map((plan) => plan.spec.namespace))].filter((name) => !existing.has(name)).sort();
+  const names = used.filter((name) => !existing.has(name));
   const opts = options.provider === undefined ? {} : { provider: options.provider };
   return new Map(names.map((name) => [name, new k8s.core.v1.Namespace(`${prefix}namespace-${name}`, { metadata: { name } }, opts)]));
 }
