@@ -22,6 +22,7 @@ export const CATALOGUE = {
   HTTP_FAILED: { exit: 1, meaning: "a repository answered with an error, or the connection failed", hint: "check that the repository is reachable and try again" },
   HTTP_TIMEOUT: { exit: 1, meaning: "a repository did not answer in time", hint: "raise the repository's timeoutMs or try again" },
   HTTP_REDIRECT: { exit: 1, meaning: "a repository redirected to another scheme (file://, ftp://…) or from https to http", hint: "point the repository at its final https URL" },
+  REGISTRY_PROTOCOL: { exit: 1, meaning: "an OCI registry sent chartroom elsewhere: a paging link to another origin, or a token realm that is not https (http only for a plainHttp registry)", hint: "chartroom talks to the registry's own origin only; check the registry, or what sits between it and you" },
   HTTP_TLS: { exit: 1, meaning: "the repository's certificate is not trusted, or the CA file cannot be read", hint: "name the repository's CA in caFile" },
   LOCK_INVALID: { exit: 1, meaning: "charts.lock.json cannot be read: not JSON, or not the lockfile's shape", hint: "restore it from version control, or delete it and run `chartroom lock`" },
   LOCK_TOO_NEW: { exit: 1, meaning: "charts.lock.json was written by a newer chartroom", hint: "upgrade chartroom (npm install chartroom@latest)" },
@@ -34,7 +35,7 @@ export const CATALOGUE = {
   ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },
   VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
   PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
-  INPUT_TOO_LARGE: { exit: 1, meaning: "a file or YAML document is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the file; raise CHARTROOM_MAX_FILE_BYTES only if it really is this large" },
+  INPUT_TOO_LARGE: { exit: 1, meaning: "a file, a YAML document or a registry's metadata is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the input; raise the limit the message names only if it really is this large" },
   FILE_UNREADABLE: { exit: 1, meaning: "a file chartroom needs is a folder, unreadable, or not allowed", hint: "check the path and its permissions" },
   INTERNAL: { exit: 1, meaning: "a bug in chartroom: something it assumed did not hold", hint: "please report it with the command you ran" },
 } as const satisfies Record<string, { exit: 1 | 2; meaning: string; hint: string }>;

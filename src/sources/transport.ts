@@ -11,6 +11,8 @@ export interface HttpRequest {
   ca?: Buffer;
   /** Refuse bodies larger than this. */
   maxBytes?: number;
+  /** The setting that raises `maxBytes`, named when a body is refused for its size. */
+  limitSetting?: string;
 }
 
 export interface HttpResponse {
@@ -113,10 +115,19 @@ function once(req: HttpRequest): Promise<HttpResponse> {
   const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
   return new Promise((resolve, reject) => {
     const request = send(target, { method: "GET", headers: req.headers, ca: req.ca ? [req.ca] : undefined });
+    let settled = false;
+    // The first outcome wins; the socket is dropped and whatever it still emits is ignored.
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(asNetworkError(error, shown));
+      request.destroy();
+    };
     // One deadline for the whole exchange: a server that accepts and then
     // trickles or hangs is as dead as one that never answers.
     const timer = setTimeout(() => {
-      request.destroy(
+      fail(
         new ChartroomError("HTTP_TIMEOUT", `no complete answer within ${req.timeoutMs} ms from ${shown}`, {
           place: { url: shown },
           hint: "the repository is slow or unreachable; raise timeoutMs on the repository or try again",
@@ -127,26 +138,29 @@ function once(req: HttpRequest): Promise<HttpResponse> {
       const chunks: Buffer[] = [];
       let size = 0;
       response.on("data", (chunk: Buffer) => {
+        if (settled) return;
         size += chunk.length;
         if (size > maxBytes) {
-          request.destroy(new ChartroomError("HTTP_FAILED", `response from ${shown} exceeds ${maxBytes} bytes`, { place: { url: shown } }));
+          // Not retried: the same answer would be as large again.
+          fail(
+            new ChartroomError("INPUT_TOO_LARGE", `the answer from ${shown} is larger than ${maxBytes} bytes, the most chartroom reads`, {
+              place: { url: shown },
+              hint: req.limitSetting === undefined ? "check the repository; this is more than any chart repository serves" : `check the registry; raise ${req.limitSetting} only if its metadata really is this large`,
+            }),
+          );
           return;
         }
         chunks.push(chunk);
       });
       response.on("end", () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: req.url });
       });
-      response.on("error", (error) => {
-        clearTimeout(timer);
-        reject(asNetworkError(error, shown));
-      });
+      response.on("error", fail);
     });
-    request.on("error", (error) => {
-      clearTimeout(timer);
-      reject(asNetworkError(error, shown));
-    });
+    request.on("error", fail);
     request.end();
   });
 }

@@ -155,6 +155,12 @@ export interface ProxyFaults {
   corruptBlobs: boolean;
   /** Ask the registry for tag pages of this size, so its Link pagination is exercised. */
   tagPageSize?: number;
+  /** With tagPageSize: the next-page links point at this origin instead of the proxy's own. */
+  linkOrigin?: string;
+  /** The token realm named in challenges, instead of the proxy's own /token. */
+  realm?: string;
+  /** Tag lists padded past this many bytes. */
+  padTags?: number;
 }
 
 /**
@@ -187,10 +193,11 @@ export async function startTokenProxy(upstream: string, options: { basic?: { use
     if (bearer === undefined || !issued.has(bearer)) {
       const name = /^\/v2\/(.+?)\/(tags|manifests|blobs)\//.exec(url.pathname)?.[1] ?? "";
       return void res
-        .writeHead(401, { "www-authenticate": `Bearer realm="${origin}/token",service="chartroom-proxy",scope="repository:${name}:pull"` })
+        .writeHead(401, { "www-authenticate": `Bearer realm="${faults.realm ?? `${origin}/token`}",service="chartroom-proxy",scope="repository:${name}:pull"` })
         .end();
     }
-    if (faults.tagPageSize !== undefined && url.pathname.endsWith("/tags/list")) return void pageTags(upstream, url, faults.tagPageSize, res);
+    if (faults.padTags !== undefined && url.pathname.endsWith("/tags/list")) return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: "x", tags: Array.from({ length: Math.ceil(faults.padTags / 10) + 1 }, (_, i) => `0.0.${i}`) }));
+    if (faults.tagPageSize !== undefined && url.pathname.endsWith("/tags/list")) return void pageTags(upstream, url, faults.tagPageSize, res, faults.linkOrigin);
     const forward = httpRequest(`${upstream}${req.url}`, { method: req.method, headers: { accept: req.headers.accept ?? "*/*" } }, (up) => {
       const chunks: Buffer[] = [];
       up.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -219,7 +226,7 @@ export async function startTokenProxy(upstream: string, options: { basic?: { use
 }
 
 /** Serve the upstream tag list in pages of `size`, with a `Link: <…>; rel="next"` header. */
-function pageTags(upstream: string, url: URL, size: number, res: ServerResponse): void {
+function pageTags(upstream: string, url: URL, size: number, res: ServerResponse, linkOrigin = ""): void {
   const forward = httpRequest(`${upstream}${url.pathname}`, (up) => {
     const chunks: Buffer[] = [];
     up.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -230,7 +237,7 @@ function pageTags(upstream: string, url: URL, size: number, res: ServerResponse)
       const from = last === null ? 0 : tags.indexOf(last) + 1;
       const page = tags.slice(from, from + size);
       const headers: Record<string, string> = { "content-type": "application/json" };
-      if (from + size < tags.length) headers.link = `<${url.pathname}?n=${size}&last=${encodeURIComponent(page.at(-1) ?? "")}>; rel="next"`;
+      if (from + size < tags.length) headers.link = `<${linkOrigin}${url.pathname}?n=${size}&last=${encodeURIComponent(page.at(-1) ?? "")}>; rel="next"`;
       res.writeHead(200, headers).end(JSON.stringify({ name: body.name, tags: page }));
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextLink, parseChallenge, registryLocation, repositoryName, tagToVersion, versionToTag } from "../../src/sources/oci/reference.js";
+import { nextLink, parseChallenge, sameOriginPath, registryLocation, repositoryName, tagToVersion, versionToTag } from "../../src/sources/oci/reference.js";
 
 describe("OCI references", () => {
   it.each([
@@ -35,5 +35,19 @@ describe("OCI references", () => {
     [undefined, undefined],
   ])("reads the next page from %s", (header, expected) => {
     expect(nextLink(header)).toBe(expected);
+  });
+
+  it.each([
+    ["/v2/x/tags/list?last=b", "/v2/x/tags/list?last=b"],
+    ["https://r.test/v2/x/tags/list?last=b", "/v2/x/tags/list?last=b"],
+    ["?last=b", "/v2/x/tags/list?last=b"],
+    ["https://r.test:443/v2/x/tags/list", "/v2/x/tags/list"],
+    ["https://evil.test/v2/x/tags/list?last=b", undefined],
+    ["http://r.test/v2/x/tags/list", undefined],
+    ["https://r.test:8443/v2/x/tags/list", undefined],
+    ["//evil.test/v2/x", undefined],
+    ["https://user:pw@evil.test/", undefined],
+  ])("follows the next page %s only on the registry's own origin", (link, expected) => {
+    expect(sameOriginPath(link, "https://r.test", "/v2/x/tags/list?n=2")).toBe(expected);
   });
 });

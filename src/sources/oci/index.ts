@@ -8,13 +8,14 @@ import { sortNewestFirst } from "../helm-index/file.js";
 import { statusError, type RetryPolicy } from "../transport.js";
 import type { ChartSource } from "../types.js";
 import type { ChartVersion, FetchedArchive } from "../../model/charts.js";
-import { RegistryClient } from "./client.js";
+import { metadataLimit, RegistryClient } from "./client.js";
 import {
   HELM_CHART_MEDIA_TYPE,
   HELM_CONFIG_MEDIA_TYPE,
   OCI_MANIFEST_MEDIA_TYPE,
   nextLink,
   registryLocation,
+  sameOriginPath,
   repositoryName,
   tagToVersion,
   versionToTag,
@@ -28,19 +29,20 @@ export function ociSource(repository: RepositorySpec, options: { env?: NodeJS.Pr
   const location = registryLocation(repository.url, repository.plainHttp);
   const client = new RegistryClient(repository, location, options);
   const scope = (name: string) => `repository:${name}:pull`;
+  const maxBytes = metadataLimit(options.env);
 
   const tags = memoize(async (chart: string) => {
     const name = repositoryName(location, chart);
     const found: string[] = [];
     let path: string | undefined = `/v2/${name}/tags/list?n=1000`;
     for (let page = 0; path !== undefined && page < MAX_TAG_PAGES; page++) {
-      const response = await client.get(path, scope(name));
+      const response = await client.get(path, scope(name), { maxBytes });
       if (response.status === 404) throw unknownChart(repository, chart);
       if (response.status !== 200) throw statusError(response.status, `${location.base}${path}`, authHint(repository));
       const body = parseJson(response.body, `${repository.url}/${chart} tags`);
       if (isRecord(body) && Array.isArray(body.tags)) found.push(...body.tags.filter((tag): tag is string => typeof tag === "string"));
-      const link = response.headers.link;
-      path = nextLink(typeof link === "string" ? link : undefined);
+      const link = nextLink(typeof response.headers.link === "string" ? response.headers.link : undefined);
+      path = link === undefined ? undefined : (sameOriginPath(link, location.base, path) ?? foreignLink(repository, location.host, link));
     }
     return found;
   });
@@ -48,7 +50,7 @@ export function ociSource(repository: RepositorySpec, options: { env?: NodeJS.Pr
   async function manifest(chart: string, reference: string) {
     const name = repositoryName(location, chart);
     const shown = `${repository.url}/${chart}:${reference}`;
-    const response = await client.get(`/v2/${name}/manifests/${reference}`, scope(name), OCI_MANIFEST_MEDIA_TYPE);
+    const response = await client.get(`/v2/${name}/manifests/${reference}`, scope(name), { accept: OCI_MANIFEST_MEDIA_TYPE, maxBytes });
     if (response.status === 404) {
       throw new ChartroomError("VERSION_NOT_FOUND", `${shown} does not exist in the registry`, {
         place: { chart, url: shown },
@@ -121,6 +123,15 @@ function chartLayer(manifest: unknown, shown: string, chart: string): string {
     });
   }
   return layer.digest;
+}
+
+/** A next page on another origin: never followed (the registry's credentials would go with it). */
+function foreignLink(repository: RepositorySpec, host: string, link: string): never {
+  const origin = URL.canParse(link) ? new URL(link).origin : "an address that is not a URL";
+  throw new ChartroomError("REGISTRY_PROTOCOL", `${host} sent a tags page link to another origin (${origin}); chartroom follows links on the registry's own origin only`, {
+    place: { url: repository.url },
+    hint: "nothing was sent there; check the registry, or what sits between it and you",
+  });
 }
 
 function unknownChart(repository: RepositorySpec, chart: string): ChartroomError {

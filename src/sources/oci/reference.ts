@@ -47,3 +47,19 @@ export function nextLink(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return /<([^>]+)>\s*;\s*rel="?next"?/.exec(header)?.[1];
 }
+
+/**
+ * The path (and query) of a next-page link on the registry itself, resolved
+ * against the page it came from; undefined when it points at another origin,
+ * which chartroom never follows (credentials go to the registry only, as in
+ * oras-go).
+ */
+export function sameOriginPath(link: string, base: string, from: string): string | undefined {
+  let target: URL;
+  try {
+    target = new URL(link, `${base}${from}`);
+  } catch {
+    return undefined;
+  }
+  return target.origin === new URL(base).origin ? `${target.pathname}${target.search}` : undefined;
+}
