@@ -2,8 +2,9 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { ChartroomError } from "../errors/index.js";
 import { sha256Digest } from "../util/hash.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
-import { isRecord } from "../util/json.js";
+import { isRecord, nestingDepth } from "../util/json.js";
 import { readChartArchive, type ChartFiles } from "./archive.js";
+import { externalRefs } from "./schema-refs.js";
 import type { ChartDependency, SubchartValues } from "../model/charts.js";
 
 export interface ChartInspection {
@@ -35,6 +36,12 @@ export interface ChartInspection {
   deterministic: boolean;
   /** A template (subcharts included) reads the clock (`now`), or may (packed subcharts too deep to read). */
   readsClock?: boolean;
+  /**
+   * A values.schema.json (subcharts' included) has a `$ref` to a URL or a
+   * file: Helm would fetch it while validating, so chartroom renders with
+   * Helm's schema validation off and validates the values itself.
+   */
+  schemaReachesOut?: boolean;
 }
 
 const MAX_DEPTH = 3;
@@ -51,7 +58,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true, readsClock: false, crds: [] as string[] };
+  const nested = { deterministic: true, readsClock: false, reachesOut: false, crds: [] as string[] };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
@@ -59,6 +66,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     nested.readsClock = true;
   }
   const texts = hookFiles.map((path) => chart.files.get(path)?.toString("utf8") ?? "");
+  const schemaDocument = schemaFile === undefined ? undefined : readSchema(schemaFile, label);
   return {
     apiVersion: meta.apiVersion,
     name: meta.name,
@@ -67,7 +75,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     type: meta.raw.type === "library" ? "library" : "application",
     kubeVersion: typeof meta.raw.kubeVersion === "string" ? meta.raw.kubeVersion : undefined,
     schema: schemaFile === undefined ? null : { digest: sha256Digest(schemaFile), dialect: schemaDialect(schemaFile, label) },
-    schemaDocument: schemaFile === undefined ? undefined : (JSON.parse(schemaFile.toString("utf8")) as unknown),
+    schemaDocument,
     subcharts,
     defaults: readValues(chart, label),
     crds: [...new Set([...readCrdNames(chart), ...nested.crds])].sort(),
@@ -76,6 +84,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     hooks: sortHooks(hooks),
     deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)),
     readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)),
+    schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
   };
 }
 
@@ -111,6 +120,30 @@ function readValues(chart: ChartFiles, label: string): Record<string, unknown> {
   // Helm reads a chart's defaults as it reads values files: YAML 1.1.
   const values = parseFile(file, label, "values.yaml", HELM_YAML);
   return isRecord(values) ? values : {};
+}
+
+/** The schemas of subcharts vendored unpacked (charts/<name>/values.schema.json), which Helm validates too. */
+function unpackedSchemasReachOut(chart: ChartFiles): boolean {
+  for (const [path, file] of chart.files) {
+    if (!/^charts\/.+\/values\.schema\.json$/.test(path)) continue;
+    try {
+      const schema = JSON.parse(file.toString("utf8")) as unknown;
+      if (nestingDepth(schema, MAX_SCHEMA_DEPTH) <= MAX_SCHEMA_DEPTH && externalRefs(schema).length > 0) return true;
+    } catch {
+      // Helm reports a broken subchart schema itself.
+    }
+  }
+  return false;
+}
+
+/** Real schemas nest a few dozen levels; a hostile one thousands, which no recursive walk survives. */
+export const MAX_SCHEMA_DEPTH = 256;
+
+function readSchema(file: Buffer, label: string): unknown {
+  const schema = JSON.parse(file.toString("utf8")) as unknown;
+  const depth = nestingDepth(schema, MAX_SCHEMA_DEPTH);
+  if (depth > MAX_SCHEMA_DEPTH) throw problem(label, "values.schema.json", `the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; chartroom reads schemas up to ${MAX_SCHEMA_DEPTH}`);
+  return schema;
 }
 
 function schemaDialect(file: Buffer, label: string): string | undefined {
@@ -180,7 +213,7 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; crds: string[] }): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; crds: string[] }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
@@ -188,6 +221,7 @@ async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>,
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     if (!inner.deterministic) nested.deterministic = false;
     if (inner.readsClock === true) nested.readsClock = true;
+    if (inner.schemaReachesOut === true) nested.reachesOut = true;
     nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));

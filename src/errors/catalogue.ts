@@ -15,7 +15,7 @@ export const CATALOGUE = {
   VERSION_NOT_FOUND: { exit: 1, meaning: "no version of the chart satisfies the range (or the version asked for)", hint: "`chartroom outdated` lists what exists" },
   DIGEST_MISMATCH: { exit: 1, meaning: "an archive's bytes differ from the digest the lock, the index or the config pins", hint: "review what changed, then accept it with `chartroom lock <chart>`" },
   ARCHIVE_INVALID: { exit: 1, meaning: "a chart archive is not a readable Helm chart", hint: "check the archive the repository serves" },
-  ARCHIVE_UNSAFE: { exit: 1, meaning: "a chart archive holds entries that escape its folder, links or devices", hint: "do not use this archive; report it to whoever publishes it" },
+  ARCHIVE_UNSAFE: { exit: 1, meaning: "a chart archive reaches outside itself: entries that escape its folder, links or devices, or (at deploy) a values schema whose $ref the engine's Helm would fetch", hint: "do not use this archive; report it to whoever publishes it" },
   ARCHIVE_TOO_LARGE: { exit: 1, meaning: "a chart archive is larger than chartroom accepts", hint: "check the archive; a Helm chart is rarely more than a few megabytes" },
   HTTP_AUTH: { exit: 1, meaning: "a repository refused the credentials, or the variables naming them are not set", hint: "export the variables the config names under the repository's auth" },
   HTTP_NOT_FOUND: { exit: 1, meaning: "a repository answered 404 for an index, a manifest or an archive", hint: "check the repository URL and the chart name" },

@@ -118,6 +118,7 @@ export function renderKey(input: RenderInput): string {
       namespace: input.namespace,
       includeCrds: input.includeCrds ?? true,
       postRenderer: input.postRenderer ?? null,
+      skipSchemaValidation: input.skipSchemaValidation === true,
     }),
   );
 }

@@ -25,6 +25,13 @@ export interface TemplateRequest {
   includeCrds?: boolean;
   /** A post-renderer command and its arguments (Helm 3's --post-renderer). */
   postRenderer?: { command: string; args: string[] };
+  /**
+   * Helm's values.schema.json validation off: for charts whose schema
+   * references URLs or files Helm would fetch (chartroom validates the
+   * values itself, without fetching).
+   * @default false
+   */
+  skipSchemaValidation?: boolean;
   timeoutMs?: number;
 }
 
@@ -45,6 +52,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace];
     if (request.includeCrds !== false) args.push("--include-crds");
     if (request.postRenderer !== undefined) args.push(...postRendererArgs(request));
+    if (request.skipSchemaValidation === true) args.push(skipSchemaFlag(request));
     if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
     for (const api of request.apiVersions) args.push("--api-versions", api);
     for (const file of files) args.push("--values", file);
@@ -102,6 +110,18 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
     details: [...more, `command: helm ${shownArgs.join(" ")}`, `helm ${request.helm.version} (${request.helm.origin})`],
     hint: place ? `see ${place[1]} in the chart; check the values it reads` : "check the values passed to the chart",
   });
+}
+
+/** `--skip-schema-validation`, which Helm has from 3.16 on. */
+function skipSchemaFlag(request: TemplateRequest): string {
+  const [major = 0, minor = 0] = request.helm.version.split(".").map(Number);
+  if (major === 3 && minor < 16) {
+    throw new ChartroomError("HELM_TOO_OLD", `${request.label}'s values.schema.json references URLs or files, which helm ${request.helm.version} would fetch while rendering; chartroom turns that off with --skip-schema-validation, which Helm has from 3.16`, {
+      place: { chart: request.label },
+      hint: "use helm ≥ 3.16 (point HELM_BIN at one); chartroom validates the values itself",
+    });
+  }
+  return "--skip-schema-validation";
 }
 
 /** Helm 3 runs a post-renderer command; Helm 4 only post-renderer plugins, which chartroom does not declare. */

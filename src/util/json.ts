@@ -24,3 +24,22 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
+
+/**
+ * How deeply a parsed value nests (objects and lists), counted without
+ * recursion; stops counting past `limit`. JSON.parse reads any depth, but
+ * JSON.stringify and every recursive walk overflow the stack on a few
+ * thousand levels.
+ */
+export function nestingDepth(value: unknown, limit = Infinity): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== "object" || node === null) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}

@@ -7,6 +7,7 @@ import { extractDeferred } from "./deferred.js";
 import { schemaAt, schemaIsOpen, schemaKeys, typeName } from "./known.js";
 import { positionOf, type ParsedLayer } from "./layers.js";
 import type { SchemaCache, SchemaError } from "./schema.js";
+import type { SchemaProblem } from "./schema-guard.js";
 
 /** What a chart version says about its values: defaults, schema, subcharts. */
 export interface ValuesContract {
@@ -58,7 +59,8 @@ export function checkValues(input: CheckInput): CheckResult {
     if (!isDeferred(found.path.split("."))) findings.push(found);
   };
   if (input.contract.schema !== undefined) {
-    const validate = input.schemas.validator(input.contract.schema, input.contract.schemaDigest);
+    const { validate, problems } = input.schemas.prepare(input.contract.schema, input.contract.schemaDigest);
+    findings.push(...problems.map((problem) => guardFinding(input, problem, [])));
     if (!validate(values)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, [], values));
   }
   for (const sub of input.contract.subcharts) checkSubchart(input, sub, user, input.contract.defaults, [], report);
@@ -81,11 +83,34 @@ function checkSubchart(input: CheckInput, sub: SubchartValues, parentUser: Value
   const view = subchartView(parentUser, parentDefaults, sub.key, sub.defaults);
   const path = [...prefix, sub.key];
   if (sub.schemaDocument !== undefined) {
-    const validate = input.schemas.validator(sub.schemaDocument, sub.schemaDigest);
+    const { validate, problems } = input.schemas.prepare(sub.schemaDocument, sub.schemaDigest);
+    for (const problem of problems) report(guardFinding(input, problem, path));
     if (!validate(view)) for (const error of validate.errors ?? []) report(schemaFinding(input, error, path, view));
   }
   const section = subchartSection(parentUser, parentDefaults, sub.key);
   for (const inner of sub.subcharts) checkSubchart(input, inner, section, sub.defaults, path, report);
+}
+
+/**
+ * A reference chartroom will not fetch, or a pattern RE2 refuses: an error,
+ * since Helm would fetch it (or refuse the chart) at install. Named by the
+ * schema file (a subchart's under charts/) and the place in it.
+ */
+function guardFinding(input: CheckInput, problem: SchemaProblem, subchart: string[]): ValuesFinding {
+  const file = [...subchart.map((key) => `charts/${key}/`), "values.schema.json"].join("");
+  const what = problem.kind === "external-ref" ? `references ${JSON.stringify(problem.value)}` : problem.kind === "pattern" ? `has the pattern ${JSON.stringify(problem.value)}` : "is not a valid schema";
+  return {
+    chart: input.chart,
+    stack: input.stack,
+    severity: "error",
+    rule: problem.kind === "external-ref" ? "schema-external-ref" : problem.kind === "pattern" ? "schema-pattern" : "schema-invalid",
+    path: `${file}${problem.pointer}`,
+    message: `the chart's ${file} ${what}: ${problem.reason}`,
+    hint:
+      problem.kind === "external-ref" ? "ask the chart's maintainers to inline the referenced schema; chartroom validates without that part"
+      : problem.kind === "pattern" ? "ask the chart's maintainers for a pattern Go's regexp accepts; chartroom validates without it"
+      : "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
+  };
 }
 
 function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], root: Values): ValuesFinding {
@@ -100,7 +125,7 @@ function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], 
     case "type":
       return { ...base, ...at(), message: `expected ${String(params.type)}, got ${typeName(valueAt(root, path.slice(prefix.length)))}`, hint: `set a value of type ${String(params.type)}` };
     case "enum":
-      return { ...base, ...at(), message: "not one of the values the chart allows", hint: `allowed: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+      return { ...base, ...at(), message: "not one of the values the chart allows", hint: `allowed: ${allowedList(params.allowedValues as unknown[])}` };
     case "required":
       return { ...base, ...at([String(params.missingProperty)]), message: "required by the chart's schema, but not set", hint: `set ${[...path, String(params.missingProperty)].join(".")} in values/${input.chart}/values.yaml` };
     case "additionalProperties": {
@@ -111,6 +136,12 @@ function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], 
     default:
       return { ...base, ...at(), message: error.message ?? error.keyword };
   }
+}
+
+/** The first values an enum allows, and how many more (a chart may list hundreds of thousands). */
+function allowedList(values: readonly unknown[]): string {
+  const shown = values.slice(0, 10).map((value) => JSON.stringify(value)).join(", ");
+  return values.length > 10 ? `${shown}, … (${values.length} in all)` : shown;
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

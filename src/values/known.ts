@@ -1,4 +1,5 @@
 import { isRecord } from "../util/json.js";
+import { testPattern } from "../util/re2.js";
 
 /** A node of a JSON schema, with local `$ref`s (`#/definitions/…`, `#/$defs/…`) followed. */
 export function schemaAt(root: unknown, node: unknown, key: string): unknown {
@@ -8,7 +9,8 @@ export function schemaAt(root: unknown, node: unknown, key: string): unknown {
   if (Object.hasOwn(properties, key)) return resolveRef(root, properties[key]);
   if (isRecord(resolved.patternProperties)) {
     for (const [pattern, schema] of Object.entries(resolved.patternProperties)) {
-      if (safeTest(pattern, key)) return resolveRef(root, schema);
+      // With RE2's semantics, as Helm matches them: a chart's pattern cannot hang the run.
+      if (testPattern(pattern, key)) return resolveRef(root, schema);
     }
   }
   if (isRecord(resolved.additionalProperties)) return resolveRef(root, resolved.additionalProperties);
@@ -43,14 +45,6 @@ export function schemaType(root: unknown, node: unknown): string | undefined {
   if (typeof resolved.type === "string") return resolved.type;
   if (Array.isArray(resolved.type)) return resolved.type.join("|");
   return undefined;
-}
-
-function safeTest(pattern: string, key: string): boolean {
-  try {
-    return new RegExp(pattern, "u").test(key);
-  } catch {
-    return false;
-  }
 }
 
 export function typeName(value: unknown): string {

@@ -7,6 +7,8 @@ import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { sha256Digest } from "../util/hash.js";
 import { isRecord } from "../util/json.js";
+import { re2Engine } from "../util/re2.js";
+import { forMetaCheck, guardSchema, type SchemaProblem } from "./schema-guard.js";
 
 export type Dialect = "draft-04" | "draft-06" | "draft-07" | "2019-09" | "2020-12";
 
@@ -20,11 +22,15 @@ export function dialectOf(schema: unknown): Dialect {
   return "draft-07";
 }
 
-type AjvLike = { compile(schema: object): ValidateFunction };
+type AjvLike = { compile(schema: object): ValidateFunction; validateSchema(schema: object): boolean | Promise<unknown>; errors?: ErrorObject[] | null };
 
 function makeAjv(dialect: Dialect): AjvLike {
   // Charts' schemas are often loose; strict mode would refuse many that Helm accepts.
-  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true };
+  // Patterns run with RE2's semantics, as Helm's Go regexp runs them (linear time);
+  // long enums and required lists are checked in a loop, not as one huge expression
+  // (a 300,000-value enum otherwise takes minutes to compile).
+  // The meta-schema check runs apart, on a copy whose long enums are cut (see forMetaCheck).
+  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, loopEnum: 32, loopRequired: 32, validateSchema: false, code: { regExp: re2Engine } };
   const ajv =
     dialect === "draft-04" ? new (AjvDraft04 as unknown as typeof Ajv)(options)
     : dialect === "2019-09" ? new Ajv2019(options)
@@ -35,13 +41,20 @@ function makeAjv(dialect: Dialect): AjvLike {
   return ajv;
 }
 
+/** A schema ready to validate with: what it would not follow or run taken out, and listed. */
+export interface PreparedSchema {
+  validate: ValidateFunction;
+  problems: SchemaProblem[];
+}
+
 /** Compiled validators, one per schema digest for the life of the process. */
 export class SchemaCache {
   private readonly instances = new Map<Dialect, AjvLike>();
-  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly compiled = new Map<string, PreparedSchema>();
   compilations = 0;
 
-  validator(schema: unknown, digest = sha256Digest(JSON.stringify(schema))): ValidateFunction {
+  /** The schema guarded (schema-guard.ts) and compiled once per digest. */
+  prepare(schema: unknown, digest = sha256Digest(JSON.stringify(schema))): PreparedSchema {
     let hit = this.compiled.get(digest);
     if (hit === undefined) {
       const dialect = dialectOf(schema);
@@ -50,13 +63,37 @@ export class SchemaCache {
         ajv = makeAjv(dialect);
         this.instances.set(dialect, ajv);
       }
-      const { $id: _id, ...rest } = schema as Record<string, unknown>;
-      hit = ajv.compile(rest);
+      const guarded = guardSchema(schema);
+      const { $id: _id, ...rest } = (isRecord(guarded.schema) ? guarded.schema : {}) as Record<string, unknown>;
+      hit = compileChecked(ajv, rest, guarded.problems);
       this.compilations++;
       this.compiled.set(digest, hit);
     }
     return hit;
   }
+
+  validator(schema: unknown, digest?: string): ValidateFunction {
+    return this.prepare(schema, digest).validate;
+  }
 }
 
 export type SchemaError = ErrorObject;
+
+/** Helm refuses a chart whose schema breaks the meta-schema; here that is a finding, and nothing is validated against it. */
+function compileChecked(ajv: AjvLike, schema: Record<string, unknown>, problems: SchemaProblem[]): PreparedSchema {
+  const meta = forMetaCheck(schema);
+  const all = [...problems, ...meta.problems];
+  const refuse = (reason: string, pointer = "#"): PreparedSchema => ({ validate: acceptAll, problems: [...all, { pointer, kind: "invalid", value: "", reason }] });
+  if (meta.problems.length > 0) return { validate: acceptAll, problems: all };
+  if (ajv.validateSchema(isRecord(meta.schema) ? meta.schema : {}) !== true) {
+    const first = ajv.errors?.[0];
+    return refuse(`it breaks the JSON schema meta-schema: ${first?.instancePath || "(top)"} ${first?.message ?? "is not valid"}`, `#${first?.instancePath ?? ""}`);
+  }
+  try {
+    return { validate: ajv.compile(schema), problems: all };
+  } catch (error) {
+    return refuse(`it cannot be compiled: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+const acceptAll = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;

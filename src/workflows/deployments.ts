@@ -63,6 +63,13 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
   const engine = chooseEngine(spec, hooks, pin.renderedHooks === undefined ? "templates" : "rendered");
   const { data, path } = await pinnedArchive(project, spec, pin);
   const found = await inspectionOf(project, { data, digest: pin.digest, url: pin.url }, spec.key);
+  if (found.schemaReachesOut === true) {
+    // The provider's Helm validates values against the schema, fetching what it references, at every preview.
+    throw new ChartroomError("ARCHIVE_UNSAFE", `${spec.key} ${pin.version}'s values.schema.json references URLs or files, which the engine's Helm would fetch at every preview and update`, {
+      place: { chart: spec.key },
+      hint: `\`chartroom check\` lists the references (schema-external-ref); pin a version whose schema is self-contained`,
+    });
+  }
   const layers = await readValuesLayers(project.config.dir, spec.key, stack);
   return {
     spec,

@@ -2,8 +2,12 @@ import { execFile } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { generateTypes } from "../../src/codegen/types.js";
+import { countingListener } from "../helpers/listener.js";
 import { cli, copyPlatform, ROOT } from "../helpers/platform.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const run = promisify(execFile);
 
@@ -33,7 +37,48 @@ async function typecheck(dir: string, program: string): Promise<{ ok: boolean; o
   }
 }
 
+/** A schema written to get code into chartroom.types.ts, and to make `types` fetch and read files. */
+function hostileSchema(origin: string): Record<string, unknown> {
+  return {
+    type: "object",
+    description: "*/ console.log('INJECTED'); process.exit(7); /*",
+    properties: {
+      a: { type: "string", tsType: "string; console.log('INJECTED'); process.exit(7); type X = string" },
+      "b*/ console.log('INJECTED') /*": { type: "number", description: "end */ console.log('INJECTED'); /*" },
+      "c\"; console.log('INJECTED'); \"": { type: "string" },
+      d: { enum: ["x'; console.log('INJECTED'); '", 'y"; } console.log("INJECTED"); {'], default: "*/ console.log('INJECTED') /*" },
+      e: { const: "*/ console.log('INJECTED') /*", examples: ["*/ console.log('INJECTED') /*"] },
+      f: { type: "object", tsEnumNames: ["}; console.log('INJECTED'); enum Q {"], enum: [1] },
+      "g\n}\nconsole.log('INJECTED')\n": { type: "string" },
+      h: { $ref: `${origin}/schema.json` },
+      i: { $ref: "file:///etc/hostname" },
+      j: { type: "array", items: { tsType: "never; console.log('INJECTED')" }, minItems: 100000 },
+      k: { deprecated: true, description: "@deprecated */ console.log('INJECTED') /*", $id: "*/ console.log('INJECTED') /*" },
+      l: { enum: Array.from({ length: 300_000 }, (_, i) => `v${i}`) },
+    },
+  };
+}
+
 describe("chartroom types", () => {
+  it("turns a hostile schema into types only: no request made, tsc passes, no JavaScript emitted", async () => {
+    const listener = await countingListener("127.0.0.1");
+    try {
+      const dir = await tempDir();
+      const text = await generateTypes([{ key: "hostile", version: "1.0.0", contract: { defaults: {}, schema: hostileSchema(listener.origin), subcharts: [] } }]);
+      await writeFile(join(dir, "chartroom.types.ts"), text);
+      const checked = await typecheck(dir, `import { chartValues } from "chartroom";\nchartValues("hostile", { a: "x", l: "v1" });\n`);
+      expect(checked.output).toBe("");
+      const emitted = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, removeComments: true } }).outputText;
+      expect(emitted).toBe("export {};\n");
+      expect(listener.connections()).toBe(0);
+      // Names and literals stay, quoted: the types still describe the values.
+      expect(text).toContain(`"c\\"; console.log('INJECTED'); \\""?: string;`);
+      expect(text).not.toContain("tsType");
+    } finally {
+      await listener.close();
+    }
+  }, 120_000);
+
   it("writes types that tsc uses to check values given in code", async () => {
     const dir = await copyPlatform();
     await rm(join(dir, "chartroom.types.ts"));

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { externalRefs } from "../../src/chart/schema-refs.js";
+import { forMetaCheck, guardSchema } from "../../src/values/schema-guard.js";
+import { SchemaCache } from "../../src/values/schema.js";
+
+describe("a chart's schema, read with suspicion", () => {
+  it.each([
+    ["a URL", { properties: { a: { $ref: "https://schemas.example.test/a.json" } } }, ["https://schemas.example.test/a.json"]],
+    ["a file URL", { properties: { a: { $ref: "file:///etc/hostname" } } }, ["file:///etc/hostname"]],
+    ["another file of the chart", { properties: { a: { $ref: "other.json#/defs/x" } } }, ["other.json#/defs/x"]],
+    ["a dynamic reference", { $dynamicRef: "https://x.test/s" }, ["https://x.test/s"]],
+    ["its own definitions", { definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/definitions/x" } } }, []],
+    ["an $id it declares", { definitions: { x: { $id: "x.json", type: "string" } }, properties: { a: { $ref: "x.json" } } }, []],
+    ["the draft-07 meta-schema", { properties: { a: { $ref: "http://json-schema.org/draft-07/schema#" } } }, []],
+    ["a $ref under enum data, which is not a schema", { properties: { a: { enum: [{ $ref: "https://x.test" }] } } }, []],
+  ])("finds the references that leave the schema: %s", (_, schema, refs) => {
+    expect(externalRefs(schema).map((found) => found.ref)).toStrictEqual(refs);
+  });
+
+  it("replaces an external reference by an open schema and names where it was", () => {
+    const schema = { type: "object", properties: { image: { $ref: "https://x.test/image.json" }, name: { type: "string" } } };
+    const { schema: guarded, problems } = guardSchema(schema);
+    expect(guarded).toStrictEqual({ type: "object", properties: { image: {}, name: { type: "string" } } });
+    expect(problems).toStrictEqual([{ pointer: "#/properties/image/$ref", kind: "external-ref", value: "https://x.test/image.json", reason: expect.stringContaining("never fetches") }]);
+    // The chart's own object is not touched.
+    expect(schema.properties.image).toStrictEqual({ $ref: "https://x.test/image.json" });
+  });
+
+  it.each([
+    ["a backreference", "^(a)\\1$"],
+    ["a lookahead", "^(?=a)a$"],
+    ["a lookbehind", "(?<=a)b"],
+  ])("refuses a pattern RE2 cannot compile, as Helm's Go regexp does: %s", (_, pattern) => {
+    const { schema, problems } = guardSchema({ properties: { a: { type: "string", pattern }, b: { type: "object", patternProperties: { [pattern]: { type: "string" } } } } });
+    expect(problems.map((problem) => [problem.kind, problem.pointer])).toStrictEqual([
+      ["pattern", "#/properties/b/patternProperties/" + pattern.replace(/~/g, "~0").replace(/\//g, "~1")],
+      ["pattern", "#/properties/a/pattern"],
+    ]);
+    expect(schema).toStrictEqual({ properties: { a: { type: "string" }, b: { type: "object", patternProperties: {} } } });
+  });
+
+  it("keeps patterns RE2 compiles, and matches them in linear time", () => {
+    const schemas = new SchemaCache();
+    const { validate, problems } = schemas.prepare({ type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } } });
+    expect(problems).toStrictEqual([]);
+    const started = performance.now();
+    expect(validate({ name: `${"a".repeat(40)}!` })).toBe(false);
+    expect(validate({ name: "a".repeat(40) })).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("checks a 300,000-value enum in linear time, and finds a duplicate in it", () => {
+    const values = Array.from({ length: 300_000 }, (_, i) => `v${i}`);
+    const started = performance.now();
+    const { validate, problems } = new SchemaCache().prepare({ type: "object", properties: { name: { enum: values } } });
+    expect(problems).toStrictEqual([]);
+    expect(validate({ name: "v299999" })).toBe(true);
+    expect(validate({ name: "nope" })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(forMetaCheck({ enum: [...values, "v7"] }).problems.map((problem) => problem.kind)).toStrictEqual(["invalid"]);
+  });
+
+  it("reports a schema that breaks the meta-schema instead of crashing", () => {
+    const { validate, problems } = new SchemaCache().prepare({ type: "object", properties: { a: { type: "strnig" } } });
+    expect(problems).toStrictEqual([expect.objectContaining({ kind: "invalid", pointer: "#/properties/a/type" })]);
+    expect(validate({ a: 1 })).toBe(true);
+  });
+});
