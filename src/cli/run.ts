@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ChartroomError, exitCodeOf, formatError, InternalError } from "../errors/index.js";
-import { redact, stripUserInfo } from "../errors/secrets.js";
+import { redact, redactDeep, stripUserInfo } from "../errors/secrets.js";
 import { FORMATS, formatsOf, type Format } from "../report/formats.js";
 import { painter } from "../report/paint.js";
 import { didYouMean } from "../util/nearest.js";
@@ -51,9 +51,11 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
     const report = await command.run(project, args, context);
     // Colour only for text on a terminal, and never when asked not to.
     const colour = context.colour && parsed.values["no-color"] !== true && format === "text" && parsed.values.output === undefined;
-    const formatted = formatReport(report, format, { paint: painter(colour), cwd: context.cwd, summary: parsed.values.summary === true });
-    // --show-secrets asks for the values: only credentials in URLs are still cut.
-    const text = parsed.values["show-secrets"] === true ? stripUserInfo(formatted) : redact(formatted);
+    // --show-secrets asks for the values: only credentials in URLs are still cut. Otherwise every
+    // string of the report is scrubbed before any format escapes it, and the text once more after.
+    const reveal = parsed.values["show-secrets"] === true;
+    const formatted = formatReport(reveal ? report : redactDeep(report), format, { paint: painter(colour), cwd: context.cwd, summary: parsed.values.summary === true });
+    const text = reveal ? stripUserInfo(formatted) : redact(formatted);
     const exitCode = command.exitCode(report, args);
     const output = parsed.values.output as string | undefined;
     if (output === undefined) return { output: text, errors: "", exitCode };

@@ -2,4 +2,6 @@
 export interface ValuesLayer {
   name: string;
   text: string;
+  /** The text parsed, when the reader has it already (never part of a render's key: the text is). */
+  values?: Record<string, unknown>;
 }

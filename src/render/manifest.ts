@@ -1,8 +1,8 @@
 import { load } from "js-yaml";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
-import { parseBlockYaml, type SharedBlocks } from "./fast-yaml.js";
-import { KUBERNETES_SCHEMA } from "./kube-yaml.js";
+import { parseBlockYaml, type SharedBlocks } from "../util/fast-yaml.js";
+import { KUBERNETES_SCHEMA } from "../util/kube-yaml.js";
 import { CLUSTER_SCOPED, groupOf } from "./kinds.js";
 import { objectId, type HookInfo, type RenderedObject } from "../model/objects.js";
 

@@ -3,7 +3,7 @@ import { formatPath } from "../util/tree-path.js";
 import { z } from "zod";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
-import type { SharedBlocks } from "./fast-yaml.js";
+import type { SharedBlocks } from "../util/fast-yaml.js";
 import { parseManifest } from "./manifest.js";
 import { namedAs, templateSlot, type RenderedObject } from "../model/objects.js";
 import { pairBySlot } from "../util/pairs.js";

@@ -5,7 +5,7 @@ import { rememberSecret } from "../errors/secrets.js";
 import type { RenderedObject } from "../model/objects.js";
 import type { ValuesLayer } from "../model/values.js";
 import { isRecord } from "../util/json.js";
-import { sealDigest, sealedDigest, sealValue } from "../util/sealed.js";
+import { sealDigest, sealedBytes, sealedDigest, sealValue } from "../util/sealed.js";
 import { parse } from "yaml";
 
 const FIELDS = ["data", "stringData"] as const;
@@ -37,6 +37,7 @@ export function sealSecrets(objects: RenderedObject[], key: Buffer): RenderedObj
  */
 export function rememberValuesInSecrets(objects: readonly RenderedObject[], layers: readonly ValuesLayer[], key: Buffer): void {
   const sealed = new Set<string>();
+  const lengths = new Set<number>();
   for (const object of objects) {
     if (!isSecretObject(object)) continue;
     for (const field of FIELDS) {
@@ -45,12 +46,17 @@ export function rememberValuesInSecrets(objects: readonly RenderedObject[], laye
       for (const value of Object.values(values)) {
         const digest = sealedDigest(value);
         if (digest !== undefined) sealed.add(digest);
+        const bytes = sealedBytes(value);
+        if (bytes !== undefined) lengths.add(bytes);
       }
     }
   }
   if (sealed.size === 0) return;
   for (const layer of layers) {
-    for (const text of stringsIn(safeParse(layer.text))) if (sealed.has(sealDigest(text, key))) rememberSecret(text);
+    for (const text of stringsIn(layer.values ?? safeParse(layer.text))) {
+      // Only a string of a sealed value's length can be it: a values file has thousands of strings.
+      if (lengths.has(Buffer.byteLength(text)) && sealed.has(sealDigest(text, key))) rememberSecret(text);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import type { RepositorySpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
-import { rememberSecret } from "../errors/secrets.js";
+import { rememberCredentialPair, rememberSecret } from "../errors/secrets.js";
 
 export type Credentials = { kind: "basic"; username: string; password: string } | { kind: "bearer"; token: string };
 
@@ -36,7 +36,7 @@ export function authorizationHeader(credentials: Credentials | undefined): Recor
   if (credentials === undefined) return {};
   if (credentials.kind === "bearer") return { authorization: `Bearer ${credentials.token}` };
   const encoded = Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64");
-  rememberSecret(encoded);
+  rememberCredentialPair(credentials.username, credentials.password);
   return { authorization: `Basic ${encoded}` };
 }
 

@@ -3,6 +3,7 @@ import { sameValue } from "../util/tree.js";
 import { unknownKeys, withSubchartDefaults, type ValuesContract } from "./check.js";
 import { coalesce, type Values } from "./coalesce.js";
 import { resolveRef, schemaAt, schemaType, typeName } from "./known.js";
+import { looksSecret } from "./secret-keys.js";
 
 /** What a version change does to the values the platform sets: a key the new version ignores, a new required key, a type change, a changed default. */
 export interface ContractChange {
@@ -103,7 +104,10 @@ function defaultChanges(user: Values, before: ValuesContract, after: ValuesContr
   for (const [path, value] of leaves(withSubchartDefaults(after))) {
     if (!oldLeaves.has(path) || isSet(path)) continue;
     const previous = oldLeaves.get(path);
-    if (!sameValue(previous, value)) out.push({ kind: "default", path, detail: `default changed from ${short(previous)} to ${short(value)}` });
+    if (sameValue(previous, value)) continue;
+    // A default under a secret-looking key is a secret like any other: never printed.
+    const secret = path.split(".").some(looksSecret);
+    out.push({ kind: "default", path, detail: secret ? "default changed (a secret: not shown)" : `default changed from ${short(previous)} to ${short(value)}` });
   }
   return out;
 }

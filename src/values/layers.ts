@@ -4,9 +4,11 @@ import { ChartroomError } from "../errors/index.js";
 import { rememberSecret } from "../errors/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
 import { maxFileBytes, readTextFor } from "../util/fs.js";
+import { parseBlockYaml } from "../util/fast-yaml.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
+import { looksSecret } from "./secret-keys.js";
 
 export interface Position {
   file: string;
@@ -14,10 +16,10 @@ export interface Position {
   column: number;
 }
 
-/** A values layer parsed, with where each key was written (path as JSON → position). */
+/** A values layer parsed; where each key was written is worked out when a finding asks (path as JSON → position). */
 export interface ParsedLayer extends ValuesLayer {
   values: Values;
-  positions: Map<string, Position>;
+  positions: () => Map<string, Position>;
 }
 
 export function pathKey(path: readonly (string | number)[]): string {
@@ -39,7 +41,29 @@ export async function readValuesLayers(configDir: string, chart: string, stack: 
   return layers;
 }
 
+/**
+ * A values file's layers. Plain block YAML (nearly every values file) is
+ * read by the fast reader, with the scalars Helm reads (YAML 1.1 through
+ * go-yaml v2); anything else, and every error, by the full parser. Key
+ * positions are found only when a finding needs one: a 10 MB file is read in
+ * a tenth of a second, and most runs report nothing about it.
+ */
 export function parseValuesFile(name: string, text: string): ParsedLayer[] {
+  const fast = text.length > 0 && !text.includes("\n---") && !text.startsWith("---") ? parseBlockYaml(text) : undefined;
+  if (isRecord(fast)) {
+    rememberSecretLooking(fast);
+    let positions: Map<string, Position> | undefined;
+    return [{ name, text, values: fast, positions: () => (positions ??= parsePositions(name, text)) }];
+  }
+  return parseFully(name, text);
+}
+
+/** Where every key of a one-document file is, by the full parser (only when a finding needs it). */
+function parsePositions(name: string, text: string): Map<string, Position> {
+  return parseFully(name, text)[0]?.positions() ?? new Map();
+}
+
+function parseFully(name: string, text: string): ParsedLayer[] {
   const counter = new LineCounter();
   // Duplicate keys are found below in one pass: the parser's own check is quadratic in a map's size.
   // As Helm reads values files: YAML 1.1 (see HELM_YAML).
@@ -66,7 +90,7 @@ export function parseValuesFile(name: string, text: string): ParsedLayer[] {
     // Each document is its own layer; the text passed to helm is that document alone.
     const start = document.range[0];
     const end = document.range[2];
-    layers.push({ name: list.length > 1 ? `${name}#${layers.length + 1}` : name, text: text.slice(start, end), values, positions });
+    layers.push({ name: list.length > 1 ? `${name}#${layers.length + 1}` : name, text: text.slice(start, end), values, positions: () => positions });
   }
   return layers;
 }
@@ -107,25 +131,11 @@ export function positionOf(layers: readonly ParsedLayer[], path: readonly (strin
   for (let length = path.length; length > 0; length--) {
     const key = pathKey(path.slice(0, length));
     for (let i = layers.length - 1; i >= 0; i--) {
-      const hit = layers[i]?.positions.get(key);
+      const hit = layers[i]?.positions().get(key);
       if (hit !== undefined) return hit;
     }
   }
   return undefined;
-}
-
-// A key looks secret by its words (camelCase, snake_case, kebab-case):
-// password, token, secret, credentials…, or a compound ending in key (apiKey,
-// tls_key); not when it names or points at one (secretName, secretKeyRef,
-// existingSecret, passwordFile) and not a bare `key`.
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "token", "tokens", "secret", "secrets", "credential", "credentials"]);
-const POINTERS = new Set(["name", "names", "ref", "refs", "namespace", "file", "path", "enabled", "create", "annotations", "labels", "keys", "length", "policy", "mount", "env", "provider"]);
-
-export function looksSecret(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_.-]+/).filter(Boolean);
-  const last = words.at(-1) ?? "";
-  if (words.length === 0 || POINTERS.has(last) || words[0] === "existing") return false;
-  return words.some((word) => SECRET_WORDS.has(word)) || (words.length > 1 && last === "key");
 }
 
 /**

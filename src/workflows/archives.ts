@@ -8,6 +8,7 @@ import { mapLimit } from "../util/pool.js";
 import { recordStore } from "../store/records.js";
 import { z } from "zod";
 import type { ValuesContract } from "../values/check.js";
+import { rememberSecretLooking } from "../values/layers.js";
 import type { Project } from "./project.js";
 import { sourceOf } from "./select.js";
 
@@ -45,7 +46,8 @@ export function archiveFor(project: Project, spec: ChartSpec, target: ArchiveTar
 export function inspectionOf(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
   let hit = project.memo.inspections.get(archive.digest);
   if (hit === undefined) {
-    hit = cachedInspection(project, archive, label);
+    // A chart's own defaults under secret-looking keys are scrubbed from output too.
+    hit = cachedInspection(project, archive, label).then((found) => (rememberDefaults(found), found));
     project.memo.inspections.set(archive.digest, hit);
   }
   return hit;
@@ -63,6 +65,11 @@ async function cachedInspection(project: Project, archive: FetchedArchive, label
   const found = await inspectArchive(archive.data, label);
   await records.write(archive.digest, found);
   return found;
+}
+
+function rememberDefaults(found: { defaults: Record<string, unknown>; subcharts: readonly { defaults: Record<string, unknown>; subcharts: readonly unknown[] }[] }): void {
+  rememberSecretLooking(found.defaults);
+  for (const sub of found.subcharts) rememberDefaults(sub as Parameters<typeof rememberDefaults>[0]);
 }
 
 /** What a chart version says about its values: defaults, schema, subcharts. */

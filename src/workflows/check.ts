@@ -5,11 +5,10 @@ import type { Finding } from "../model/findings.js";
 import type { CheckReport } from "../report/check.js";
 import { mapLimit } from "../util/pool.js";
 import { checkValues, type ValuesFinding } from "../values/check.js";
-import { readValuesLayers } from "../values/layers.js";
 import { SchemaCache } from "../values/schema.js";
 import { contractFor } from "./archives.js";
 import { policyChart, policyFindings, startPolicies } from "./policies.js";
-import type { Project } from "./project.js";
+import { type Project, valuesLayers } from "./project.js";
 import type { StackSpec } from "../config/types.js";
 import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
 
@@ -39,7 +38,7 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
     const contract = await contractFor(project, spec, { pin: requirePin(project, spec) });
     const found: ValuesFinding[] = [];
     for (const stack of stacks) {
-      const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
+      const layers = await valuesLayers(project, spec.key, stack?.name);
       found.push(...checkValues({ chart: spec.key, stack: stackName(stack), contract, layers, schemas }).findings);
     }
     project.progress(`checked ${spec.key}`);

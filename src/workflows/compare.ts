@@ -4,15 +4,14 @@ import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { ValuesLayer } from "../model/values.js";
-import type { SharedBlocks } from "../render/fast-yaml.js";
+import type { SharedBlocks } from "../util/fast-yaml.js";
 import type { RenderedObject } from "../model/objects.js";
 import { sameValue } from "../util/tree.js";
 import { mergeLayers } from "../values/coalesce.js";
 import { contractDiff, type ContractChange } from "../values/contract.js";
-import { readValuesLayers } from "../values/layers.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
 import { contractFor, type ArchiveTarget } from "./archives.js";
-import type { Project } from "./project.js";
+import { type Project, valuesLayers } from "./project.js";
 import { helmMismatch, providerHelm } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
 import { sourceOf, stackName } from "./select.js";
@@ -91,7 +90,7 @@ function sameRender(rendered: ChartSide, objects: readonly RenderedObject[]): bo
 /** The values contract change between the two sides' versions, for the values the newer side sets. */
 async function contractChanges(before: Side, after: Side, stack: StackSpec | undefined): Promise<ContractChange[]> {
   const [was, now] = await settleAll([contractFor(before.project, before.spec, before.target), contractFor(after.project, after.spec, after.target)]);
-  const layers = await readValuesLayers(after.project.config.dir, after.spec.key, stack?.name);
+  const layers = await valuesLayers(after.project, after.spec.key, stack?.name);
   return contractDiff(mergeLayers(layers.map((layer) => layer.values)), was, now);
 }
 

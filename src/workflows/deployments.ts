@@ -9,10 +9,10 @@ import { sha256Digest } from "../util/hash.js";
 import { projectChartPath, readProjectChart, writeProjectChart } from "../store/project-charts.js";
 import { mergeLayers, type Values } from "../values/coalesce.js";
 import type { ValuesContract } from "../values/check.js";
-import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
+import type { ParsedLayer } from "../values/layers.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { contractOf, inspectionOf } from "./archives.js";
-import type { Project } from "./project.js";
+import { type Project, valuesLayers } from "./project.js";
 import { stacksFor } from "./select.js";
 
 /** Everything a deployment needs, read from the config, the lock, values files and the pinned archive. */
@@ -70,7 +70,7 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
       hint: `\`chartroom check\` lists the references (schema-external-ref); pin a version whose schema is self-contained`,
     });
   }
-  const layers = await readValuesLayers(project.config.dir, spec.key, stack);
+  const layers = await valuesLayers(project, spec.key, stack);
   return {
     spec,
     pin,

@@ -17,8 +17,7 @@ import { sha256Hex } from "../util/hash.js";
 import { didYouMean } from "../util/nearest.js";
 import { mapLimit } from "../util/pool.js";
 import { mergeLayers } from "../values/coalesce.js";
-import { readValuesLayers } from "../values/layers.js";
-import type { Project } from "./project.js";
+import { type Project, valuesLayers } from "./project.js";
 import type { ArchiveTarget } from "./archives.js";
 import { renderFor } from "./rendering.js";
 import { requirePin, stackName } from "./select.js";
@@ -127,7 +126,7 @@ export async function stackCharts(project: Project, stack: StackSpec | undefined
 /** One chart of a stack, rendered (at its pin, or at `target`), as the rules see it. */
 export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget, extra: readonly ValuesLayer[] = []): Promise<PolicyChart> {
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
-  const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
+  const layers = await valuesLayers(project, spec.key, stack?.name);
   const chart: PolicyChart = { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
   if (rendering.key !== undefined) renderKeys.set(chart, rendering.key);
   return chart;

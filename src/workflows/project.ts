@@ -11,6 +11,7 @@ import { sourcesFor } from "../sources/api.js";
 import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
 import { cacheDir } from "../util/cache-dir.js";
+import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
 
 /** Where the platform is and how to reach what it names. */
 export interface ProjectOptions {
@@ -67,6 +68,8 @@ export interface Project {
     inspections: Map<string, Promise<ChartInspection>>;
     /** Work to start the first time helm runs in this run (loading what the policies need, while helm renders). */
     whenHelmRuns: (() => void)[];
+    /** A chart's values files for a stack, read and parsed once per run (`chart\u0000stack`). */
+    layers: Map<string, Promise<ParsedLayer[]>>;
   };
 }
 
@@ -102,6 +105,17 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
       return found;
     },
     progress: options.onProgress ?? (() => {}),
-    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [] },
+    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [], layers: new Map() },
   };
+}
+
+/** A chart's values files for a stack (`values/<chart>/values.yaml`, then `<stack>.yaml`), read and parsed once per run. */
+export function valuesLayers(project: Project, chart: string, stack: string | undefined): Promise<ParsedLayer[]> {
+  const key = `${chart}\u0000${stack ?? ""}`;
+  let hit = project.memo.layers.get(key);
+  if (hit === undefined) {
+    hit = readValuesLayers(project.config.dir, chart, stack);
+    project.memo.layers.set(key, hit);
+  }
+  return hit;
 }

@@ -1,12 +1,11 @@
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
-import type { SharedBlocks } from "../render/fast-yaml.js";
+import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { readTextFor } from "../util/fs.js";
-import { readValuesLayers } from "../values/layers.js";
 import { join } from "node:path";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
-import type { Project } from "./project.js";
+import { type Project, valuesLayers } from "./project.js";
 
 export interface RenderRequest {
   spec: ChartSpec;
@@ -62,7 +61,7 @@ export async function renderInputsKey(project: Project, request: RenderRequest):
 
 async function renderInput(project: Project, request: RenderRequest, digest: string): Promise<RenderInput> {
   const { spec, stack } = request;
-  const layers = await readValuesLayers(project.config.dir, spec.key, stack?.name);
+  const layers = await valuesLayers(project, spec.key, stack?.name);
   return inputOf(project, request, { path: project.store.pathOf(digest), digest }, `${spec.key}-${targetVersion(request.target)}`, layers);
 }
 

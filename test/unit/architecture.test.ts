@@ -16,7 +16,7 @@ const RANKS = [
 
 /** Folders of pure logic: data in, data out; no file system, network or processes. */
 const PURE = ["model", "versions", "engine", "diff", "policy", "report"];
-const PURE_FILES = ["lockfile/schema.ts", "lockfile/stale.ts", "sources/helm-index/file.ts", "sources/helm-index/scan.ts", "values/coalesce.ts", "values/contract.ts", "render/manifest.ts", "render/fast-yaml.ts"];
+const PURE_FILES = ["lockfile/schema.ts", "lockfile/stale.ts", "sources/helm-index/file.ts", "sources/helm-index/scan.ts", "values/coalesce.ts", "values/contract.ts", "render/manifest.ts", "util/fast-yaml.ts"];
 
 async function sourceFiles(dir = SRC): Promise<string[]> {
   const out: string[] = [];

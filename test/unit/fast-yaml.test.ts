@@ -1,8 +1,8 @@
 import { dump, load } from "js-yaml";
-import { KUBERNETES_SCHEMA } from "../../src/render/kube-yaml.js";
+import { KUBERNETES_SCHEMA } from "../../src/util/kube-yaml.js";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { parseBlockYaml } from "../../src/render/fast-yaml.js";
+import { parseBlockYaml } from "../../src/util/fast-yaml.js";
 
 function random(seed: number): () => number {
   let state = seed;

@@ -1,7 +1,7 @@
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { KUBERNETES_SCHEMA, kubernetesScalar } from "../../src/render/kube-yaml.js";
-import { parseBlockYaml } from "../../src/render/fast-yaml.js";
+import { KUBERNETES_SCHEMA, kubernetesScalar } from "../../src/util/kube-yaml.js";
+import { parseBlockYaml } from "../../src/util/fast-yaml.js";
 import { parseManifest } from "../../src/render/manifest.js";
 
 // What go-yaml v2 (through sigs.k8s.io/yaml, as the API server and kubectl

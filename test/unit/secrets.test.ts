@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChartroomError, formatError } from "../../src/errors/index.js";
-import { redact, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
+import { redact, redactDeep, rememberCredentialPair, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
+import { looksSecret } from "../../src/values/secret-keys.js";
 
 describe("redaction", () => {
   it("strips user info from URLs", () => {
@@ -30,5 +31,54 @@ describe("redaction", () => {
     const foreign = Object.assign(new Error("x"), { [Symbol.for("chartroom.error")]: true });
     expect(ChartroomError.isInstance(foreign)).toBe(true);
     expect(ChartroomError.isInstance(new Error("x"))).toBe(false);
+  });
+
+  it.each([
+    ["raw", (s: string) => s],
+    ["JSON-escaped", (s: string) => JSON.stringify(s).slice(1, -1)],
+    ["HTML-escaped", (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")],
+    ["markdown-escaped", (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")],
+    ["YAML single-quoted", (s: string) => s.replace(/'/g, "''")],
+    ["URL-encoded", (s: string) => encodeURIComponent(s)],
+    ["base64", (s: string) => Buffer.from(s).toString("base64")],
+    ["base64 without padding", (s: string) => Buffer.from(s).toString("base64").replace(/=+$/, "")],
+    ["in a table cell", (s: string) => s.replace(/\|/g, "\\|")],
+  ])("masks a secret with quotes, backslashes and markup in its %s form", (_, form) => {
+    const secret = `q"u\\o<t>e&'|-${Math.random().toString(36).slice(2)}`;
+    rememberSecret(secret);
+    expect(redact(`before ${form(secret)} after`)).toBe("before *** after");
+  });
+
+  it("masks each line of a multi-line secret, where a render or helm shows it line by line", () => {
+    const key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbW9yZS1rZXktbWF0ZXJpYWwtaGVyZQ==\n-----END PRIVATE KEY-----";
+    rememberSecret(key);
+    const shown = "data:\n  tls.key: |\n    -----BEGIN PRIVATE KEY-----\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n    bW9yZS1rZXktbWF0ZXJpYWwtaGVyZQ==\n    -----END PRIVATE KEY-----\n";
+    expect(redact(shown)).toBe("data:\n  tls.key: |\n    ***\n    ***\n    ***\n    ***\n");
+  });
+
+  it("masks short secrets as whole tokens only, so other words stay readable", () => {
+    rememberSecret("adm");
+    rememberSecret("admin");
+    expect(redact("user admin (adm) is not an administrator; admins: admin")).toBe("user *** (***) is not an administrator; admins: ***");
+  });
+
+  it("masks the base64 of user:password, as Basic auth sends it", () => {
+    rememberCredentialPair("robot-1", "Pair-Secret-77");
+    expect(redact(`Authorization: Basic ${Buffer.from("robot-1:Pair-Secret-77").toString("base64")}`)).toBe("Authorization: Basic ***");
+  });
+
+  it("scrubs every string of a report before a renderer escapes it", () => {
+    rememberSecret('deep"<secret>&');
+    expect(redactDeep({ a: ['x deep"<secret>& y', 3], b: { c: 'deep"<secret>&' }, d: null })).toStrictEqual({ a: ["x *** y", 3], b: { c: "***" }, d: null });
+  });
+
+  it.each([
+    ["password", true], ["adminPassword", true], ["dbPass", true], ["db_pass", true], ["DB_PASSWORD", true], ["apikey", true], ["apiKey", true], ["api-key", true],
+    ["tls.key", true], ["privateKey", true], ["private_key", true], ["credentials", true], ["connectionString", true], ["dsn", true], ["clientSecret", true],
+    ["token", true], ["htpasswd", true], ["secretKey", true], ["accessKey", true],
+    ["secretName", false], ["existingSecret", false], ["passwordFile", false], ["secretKeyRef", false], ["key", false], ["keys", false], ["tokenPath", false],
+    ["monkey", false], ["passive", false], ["turkey", false], ["replicaCount", false], ["image", false], ["authEnabled", false], ["keyName", false],
+  ])("decides whether a values key %s holds a secret: %s", (key, expected) => {
+    expect(looksSecret(key)).toBe(expected);
   });
 });
