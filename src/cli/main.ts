@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 import { releaseAllNow } from "../store/writer-lock.js";
+import { killAllNow } from "../util/children.js";
+import { abandonWritesNow } from "../util/fs.js";
 import { removeAllNow } from "../util/temp.js";
 import { runCli } from "./run.js";
 
 // The one place that prints and exits.
 
-// Interrupted: no temporary values file and no writer lock is left behind
-// (the lock file itself is replaced atomically, so it is the old or the new).
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+// Interrupted: every child's process group killed (helm and what it runs),
+// no temporary file or writer lock left behind; a file being written keeps
+// its old bytes (writes are atomic renames). The work between two awaits is
+// bounded (patterns in linear time, schemas and values read without
+// hostile depth), so the handler runs within moments of the signal.
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   process.once(signal, () => {
+    killAllNow();
+    abandonWritesNow();
     removeAllNow();
     releaseAllNow();
     process.exit(code);

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { execFile } from "node:child_process";
 import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createWriteStream } from "node:fs";
@@ -8,8 +7,8 @@ import { promisify } from "node:util";
 import semver from "semver";
 import yauzl from "yauzl";
 import { ChartroomError } from "../errors/index.js";
+import { runProcess } from "./run.js";
 
-const run = promisify(execFile);
 
 export const MINIMUM_HELM = "3.8.0";
 
@@ -86,7 +85,9 @@ export async function layerBinary(major: HelmMajor, binary: "helm" | "kubectl", 
 async function checked(path: string, origin: string): Promise<HelmBinary> {
   let stdout: string;
   try {
-    ({ stdout } = await run(path, ["version", "--template", "{{.Version}}"], { timeout: 30_000 }));
+    const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000 });
+    if (result.code !== 0) throw Object.assign(new Error(result.stderr.trim().split("\n")[0] || `exit ${result.code}`), { code: `exit ${result.code}` });
+    stdout = result.stdout;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${path} (from ${origin}): ${code ?? (error as Error).message}`, {

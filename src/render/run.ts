@@ -1,20 +1,83 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
+import { killGroup, trackGroup, untrackGroup } from "../util/children.js";
 
 export interface ProcessResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout as bytes, with `binary` (stdout is then empty). */
+  bytes?: Buffer;
+}
+
+export interface RunOptions {
+  timeoutMs: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to the program's stdin, which is then closed. */
+  input?: string | Buffer;
+  /** Keep stdout as bytes (`bytes`), not decoded as UTF-8. */
+  binary?: boolean;
 }
 
 /** Runs a program; passed in so tests can record or replace it. */
-export type Runner = (file: string, args: string[], options: { timeoutMs: number }) => Promise<ProcessResult>;
+export type Runner = (file: string, args: string[], options: RunOptions) => Promise<ProcessResult>;
+
+/** A program that did not finish in time: its whole process group was killed. */
+export class ProcessTimeout extends Error {
+  constructor(
+    readonly file: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${file} did not finish within ${timeoutMs} ms`);
+  }
+}
 
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
+/**
+ * Run a program in a process group of its own (killed whole on timeout, on
+ * SIGINT/SIGTERM and at exit: see util/children.ts). Resolves with its exit
+ * code and output; rejects when it cannot be started, times out or floods
+ * its output.
+ */
 export const runProcess: Runner = (file, args, options) =>
   new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: options.timeoutMs, maxBuffer: MAX_OUTPUT, encoding: "utf8" }, (error, stdout, stderr) => {
-      if (error !== null && typeof error.code !== "number") return reject(error);
-      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    const child = spawn(file, args, { detached: true, stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], cwd: options.cwd, env: options.env });
+    trackGroup(child.pid);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let failure: Error | undefined;
+    const stop = (error: Error) => {
+      failure ??= error;
+      killGroup(child.pid);
+    };
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT) return stop(new Error(`${file} printed more than ${MAX_OUTPUT} bytes`));
+      into.push(chunk);
+    };
+    child.stdout?.on("data", collect(out));
+    child.stderr?.on("data", collect(err));
+    const timer = setTimeout(() => stop(new ProcessTimeout(file, options.timeoutMs)), options.timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      untrackGroup(child.pid);
+      reject(error);
     });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      untrackGroup(child.pid);
+      // What the program started may still run in its group: gone with it.
+      killGroup(child.pid);
+      if (failure !== undefined) return reject(failure);
+      const stdout = Buffer.concat(out);
+      const result = { code: code ?? 128 + signalNumber(signal), stdout: options.binary === true ? "" : stdout.toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+      resolve(options.binary === true ? { ...result, bytes: stdout } : result);
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
   });
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  return signal === "SIGKILL" ? 9 : signal === "SIGTERM" ? 15 : signal === "SIGINT" ? 2 : 1;
+}

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
-import { runProcess, type Runner } from "./run.js";
+import { ProcessTimeout, runProcess, type Runner } from "./run.js";
 import type { ValuesLayer } from "../model/values.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
 
@@ -56,12 +56,28 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
     for (const api of request.apiVersions) args.push("--api-versions", api);
     for (const file of files) args.push("--values", file);
-    const result = await run(request.helm.path, args, { timeoutMs: request.timeoutMs ?? 120_000 });
+    const timeoutMs = request.timeoutMs ?? 120_000;
+    const result = await run(request.helm.path, args, { timeoutMs }).catch((error: unknown) => {
+      throw helmDidNotRun(request, error, timeoutMs);
+    });
     if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);
     return result.stdout;
   } finally {
     await removeTempDir(dir);
   }
+}
+
+function helmDidNotRun(request: TemplateRequest, error: unknown, timeoutMs: number): ChartroomError {
+  if (error instanceof ProcessTimeout) {
+    return new ChartroomError("HELM_FAILED", `helm template of ${request.label} did not finish within ${Math.round(timeoutMs / 1000)} s; it was stopped`, {
+      place: { chart: request.label },
+      hint: "a template that loops or a very large values file; run `helm template` on the chart to see where it spends its time",
+    });
+  }
+  return new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${request.helm.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    hint: "is helm installed? Set HELM_BIN to its path",
+    cause: error,
+  });
 }
 
 /**

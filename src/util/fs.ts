@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ChartroomError, type Place } from "../errors/index.js";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 
@@ -11,6 +11,7 @@ import { dirname, join, basename } from "node:path";
 export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  writing.add(temp);
   try {
     const handle = await open(temp, "w", mode);
     try {
@@ -23,7 +24,18 @@ export async function writeFileAtomic(path: string, data: string | Buffer, mode 
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    writing.delete(temp);
   }
+}
+
+// Temporary files of writes under way: an interrupted run removes them (the target keeps its old bytes).
+const writing = new Set<string>();
+
+/** Every write under way abandoned now, its temporary file removed (for signal handlers: synchronous). */
+export function abandonWritesNow(): void {
+  for (const temp of writing) rmSync(temp, { force: true });
+  writing.clear();
 }
 
 export async function readFileOrNull(path: string): Promise<Buffer | null> {

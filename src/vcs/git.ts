@@ -1,10 +1,8 @@
-import { execFile, spawn } from "node:child_process";
-import { join, relative } from "node:path";
-import { promisify } from "node:util";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { ChartroomError } from "../errors/index.js";
+import { runProcess } from "../render/run.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
-
-const run = promisify(execFile);
 
 export interface Snapshot {
   /** Where the tree at the ref was written. */
@@ -15,15 +13,19 @@ export interface Snapshot {
 }
 
 /**
- * The tracked files of the repository holding `dir`, as they were at `ref`,
- * written to a temporary folder (the working tree is not touched).
+ * The tracked files of the repository holding `dir`, byte for byte as they
+ * were committed at `ref`, written to a temporary folder (the working tree
+ * is not touched). Read from git's object database (ls-tree and cat-file),
+ * not through `git archive` or a checkout: .gitattributes' export-ignore and
+ * export-subst, and filters from .git/config, neither change what is read
+ * nor run anything.
  */
 export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
   const top = await git(dir, ["rev-parse", "--show-toplevel"], `${dir} is not inside a git repository`, "run --base from a git checkout");
-  const commit = await git(dir, ["rev-parse", "--verify", `${ref}^{commit}`], `unknown git ref "${ref}"`, "pass a branch, tag or commit, e.g. --base origin/main");
+  const commit = await git(dir, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`], `unknown git ref "${ref}"`, "pass a branch, tag or commit, e.g. --base origin/main");
   const root = await makeTempDir("base");
   try {
-    await archiveInto(top, commit, root);
+    await writeTree(top, commit, root);
   } catch (error) {
     await removeTempDir(root);
     throw error;
@@ -31,27 +33,96 @@ export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
   return { root, dir: join(root, relative(top, dir)), remove: () => removeTempDir(root) };
 }
 
+// Settings that would make git run a program or rewrite what it reads, off for every call.
+const SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.allow=never"];
+
 async function git(dir: string, args: string[], problem: string, hint: string): Promise<string> {
-  try {
-    const { stdout } = await run("git", ["-C", dir, ...args]);
-    return stdout.trim();
-  } catch (error) {
-    throw new ChartroomError("USAGE", problem, { hint, cause: error });
+  const result = await gitRun(dir, args).catch((error: unknown) => {
+    throw new ChartroomError("USAGE", `${problem}: git could not run (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: "is git installed and on PATH?", cause: error });
+  });
+  if (result.code !== 0) throw new ChartroomError("USAGE", problem, { hint, details: result.stderr.trim() === "" ? [] : [`git: ${result.stderr.trim().split("\n")[0]}`] });
+  return result.stdout.trim();
+}
+
+function gitRun(dir: string, args: string[], input?: string) {
+  return runProcess("git", [...SAFE, "-C", dir, ...args], { timeoutMs: 120_000, input, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" } });
+}
+
+interface Entry {
+  mode: string;
+  type: string;
+  object: string;
+  path: string;
+}
+
+/** Every blob of the commit's tree, written under `root`: regular files with their mode, links last, submodules as empty folders. */
+async function writeTree(top: string, commit: string, root: string): Promise<void> {
+  const listed = await gitBytes(top, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  const entries = parseTree(listed.toString("utf8"));
+  const blobs = entries.filter((entry) => entry.type === "blob");
+  const contents = blobs.length === 0 ? new Map<string, Buffer>() : await catFiles(top, blobs.map((entry) => entry.object));
+  const links: Entry[] = [];
+  for (const entry of entries) {
+    const target = join(root, entry.path);
+    if (entry.type === "commit") {
+      await mkdir(target, { recursive: true });
+      continue;
+    }
+    if (entry.mode === "120000") {
+      links.push(entry);
+      continue;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, contents.get(entry.object) ?? Buffer.alloc(0), { mode: entry.mode === "100755" ? 0o755 : 0o644 });
+  }
+  // Links once every file is written: nothing above is written through one.
+  for (const entry of links) {
+    await mkdir(dirname(join(root, entry.path)), { recursive: true });
+    await symlink((contents.get(entry.object) ?? Buffer.alloc(0)).toString("utf8"), join(root, entry.path));
   }
 }
 
-/** `git archive | tar -x`: git and tar write the files (≈50 ms for a thousand), not JavaScript one by one. */
-async function archiveInto(top: string, commit: string, root: string): Promise<void> {
-  const archive = spawn("git", ["-C", top, "archive", "--format=tar", commit], { stdio: ["ignore", "pipe", "pipe"] });
-  const extract = spawn("tar", ["-x", "--no-same-owner", "-C", root], { stdio: ["pipe", "ignore", "pipe"] });
-  archive.stdout.pipe(extract.stdin);
-  const failed = (name: string, child: ReturnType<typeof spawn>) => {
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise<void>((resolve, reject) => {
-      child.on("error", reject);
-      child.on("close", (code) => (code === 0 ? resolve() : reject(new ChartroomError("USAGE", `${name} failed while taking the snapshot at ${commit.slice(0, 12)}: ${stderr.trim().split("\n")[0] ?? ""}`, { hint: "check that git and tar are installed and the repository is readable" }))));
-    });
-  };
-  await Promise.all([failed("git archive", archive), failed("tar", extract)]);
+function parseTree(text: string): Entry[] {
+  const out: Entry[] = [];
+  for (const record of text.split("\0")) {
+    if (record === "") continue;
+    const tab = record.indexOf("\t");
+    const [mode = "", type = "", object = ""] = record.slice(0, tab).split(" ");
+    const path = record.slice(tab + 1);
+    // git refuses such paths in a tree it writes; one crafted by hand is refused here too.
+    if (path.startsWith("/") || path.split("/").some((part) => part === ".." || part === "." || part === "" || part === ".git")) {
+      throw new ChartroomError("USAGE", `the commit's tree holds a path chartroom will not write: ${JSON.stringify(path)}`, { hint: "check the commit; git itself would refuse to check it out" });
+    }
+    out.push({ mode, type, object, path });
+  }
+  return out;
+}
+
+/** The raw bytes of many objects in one `git cat-file --batch` (no filters, no conversions). */
+async function catFiles(top: string, objects: readonly string[]): Promise<Map<string, Buffer>> {
+  const unique = [...new Set(objects)];
+  const out = await gitBytes(top, ["cat-file", "--batch"], `${unique.join("\n")}\n`);
+  const contents = new Map<string, Buffer>();
+  let at = 0;
+  while (at < out.length) {
+    const end = out.indexOf(0x0a, at);
+    const [object = "", type = "", size = ""] = out.subarray(at, end).toString("utf8").split(" ");
+    if (type === "missing" || size === "") throw new ChartroomError("USAGE", `git has no object ${object} of the commit`, { hint: "the repository is incomplete (a shallow or partial clone?); fetch the base ref" });
+    const length = Number(size);
+    contents.set(object, Buffer.from(out.subarray(end + 1, end + 1 + length)));
+    at = end + 1 + length + 1;
+  }
+  return contents;
+}
+
+async function gitBytes(top: string, args: string[], input?: string): Promise<Buffer> {
+  const result = await runBinary(top, args, input);
+  if (result.code !== 0) throw new ChartroomError("USAGE", `git ${args[0]} failed while taking the snapshot: ${result.stderr.trim().split("\n")[0] ?? ""}`, { hint: "check that git is installed and the repository is readable" });
+  return result.stdout;
+}
+
+/** git's output as bytes: blobs are not necessarily UTF-8. */
+async function runBinary(top: string, args: string[], input?: string): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  const result = await runProcess("git", [...SAFE, "-C", top, ...args], { timeoutMs: 120_000, input, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, binary: true });
+  return { code: result.code, stdout: result.bytes ?? Buffer.alloc(0), stderr: result.stderr };
 }

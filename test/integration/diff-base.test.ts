@@ -120,4 +120,25 @@ describe("chartroom diff --base on a one-file change", () => {
     const text = await cli(dir, ["diff"], { HELM_BIN: wrapper });
     expect(text.output.split("\n").at(-1)).toBe("1 chart/stack pair(s): 0 added, 0 deleted, 1 updated, 0 replaced, 0 renamed; 1 changing on every render only (not counted); 7 more pair(s) unchanged (same archive, values and settings on both sides: not rendered)");
   });
+
+  it("reads the base as committed, byte for byte: export-ignore, export-subst and smudge filters change nothing, and run nothing", async () => {
+    const dir = await copyPlatform();
+    const marker = join(dir, "filter-ran");
+    await writeFile(join(dir, ".gitignore"), ".cache/\nfilter-ran\n");
+    // What `git archive` or a checkout would honour: all of it must be ignored.
+    await writeFile(join(dir, ".gitattributes"), "values/** export-ignore\nchartroom.config.ts export-subst\ncharts.lock.json filter=evil\n");
+    await git(dir, "init", "-q");
+    await git(dir, "config", "filter.evil.smudge", `sh -c 'touch ${marker}; cat'`);
+    await git(dir, "config", "filter.evil.clean", "cat");
+    await appendFile(join(dir, "chartroom.config.ts"), "// $Format:%H$\n");
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "platform");
+    const result = await cli(dir, ["diff", "--base", "HEAD"]);
+    expect(result.errors).toBe("");
+    // Nothing differs from the working tree: values/ was not dropped, the config not rewritten.
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain("0 chart/stack pair(s): 0 added, 0 deleted, 0 updated, 0 replaced, 0 renamed; 8 more pair(s) unchanged");
+    await expect(readFile(marker)).rejects.toThrow();
+  });
 });
+
