@@ -86,9 +86,12 @@ async function checked(path: string, origin: string): Promise<HelmBinary> {
   let stdout: string;
   try {
     const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000 });
-    if (result.code !== 0) throw Object.assign(new Error(result.stderr.trim().split("\n")[0] || `exit ${result.code}`), { code: `exit ${result.code}` });
+    if (result.code !== 0) {
+      throw new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${path} (from ${origin}): \`helm version\` exited ${result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`, { hint: "check that the file is a helm binary for this machine" });
+    }
     stdout = result.stdout;
   } catch (error) {
+    if (ChartroomError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${path} (from ${origin}): ${code ?? (error as Error).message}`, {
       hint: code === "ENOENT" ? "is helm installed? Set HELM_BIN to its path" : "check that the file is a helm binary for this machine",

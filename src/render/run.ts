@@ -32,6 +32,13 @@ export class ProcessTimeout extends Error {
   }
 }
 
+/** A program that printed more than chartroom reads: its whole process group was killed. */
+export class ProcessFlood extends Error {
+  constructor(readonly file: string) {
+    super(`${file} printed more than ${MAX_OUTPUT} bytes`);
+  }
+}
+
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
 /**
@@ -54,7 +61,7 @@ export const runProcess: Runner = (file, args, options) =>
     };
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT) return stop(new Error(`${file} printed more than ${MAX_OUTPUT} bytes`));
+      if (size > MAX_OUTPUT) return stop(new ProcessFlood(file));
       into.push(chunk);
     };
     child.stdout?.on("data", collect(out));

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
-import { ProcessTimeout, runProcess, type Runner } from "./run.js";
+import { ProcessFlood, ProcessTimeout, runProcess, type Runner } from "./run.js";
 import type { ValuesLayer } from "../model/values.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
 
@@ -72,6 +72,12 @@ function helmDidNotRun(request: TemplateRequest, error: unknown, timeoutMs: numb
     return new ChartroomError("HELM_FAILED", `helm template of ${request.label} did not finish within ${Math.round(timeoutMs / 1000)} s; it was stopped`, {
       place: { chart: request.label },
       hint: "a template that loops or a very large values file; run `helm template` on the chart to see where it spends its time",
+    });
+  }
+  if (error instanceof ProcessFlood) {
+    return new ChartroomError("HELM_FAILED", `helm template of ${request.label} printed more than chartroom reads; it was stopped`, {
+      place: { chart: request.label },
+      hint: "a template that repeats without end, or values that multiply; run `helm template` on the chart to see its output",
     });
   }
   return new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${request.helm.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
