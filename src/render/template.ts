@@ -114,9 +114,10 @@ const TEMPLATE_PLACE = /([\w.-]+(?:\/charts\/[\w.-]+)*\/templates\/[^\s:()"]+?)(
 function helmFailure(request: TemplateRequest, args: string[], files: string[], stderr: string): ChartroomError {
   const lines = sortSchemaViolations(stderr.split("\n").map((line) => line.trimEnd()).filter(Boolean));
   const first = lines.findIndex((line) => line.startsWith("Error:"));
-  const message = first === -1 ? stderr.trim() : (lines[first] ?? "").replace(/^Error:\s*/, "");
+  // A template's `fail` message is the chart author's text: a few KB of it, however long it is.
+  const message = cut(first === -1 ? stderr.trim() : (lines[first] ?? "").replace(/^Error:\s*/, ""), MAX_MESSAGE);
   // Helm continues some errors on the next lines (schema violations, one per line).
-  const more = first === -1 ? [] : lines.slice(first + 1, first + 11).map((line) => `helm: ${line.trim()}`);
+  const more = first === -1 ? [] : lines.slice(first + 1, first + 11).map((line) => `helm: ${cut(line.trim(), MAX_LINE)}`);
   const place = TEMPLATE_PLACE.exec(message);
   const shownArgs = args.map((arg) => {
     const index = files.indexOf(arg);
@@ -144,6 +145,13 @@ function skipSchemaFlag(request: TemplateRequest): string {
     });
   }
   return "--skip-schema-validation";
+}
+
+const MAX_MESSAGE = 4096;
+const MAX_LINE = 1024;
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 /** Helm 3 runs a post-renderer command; Helm 4 only post-renderer plugins, which chartroom does not declare. */

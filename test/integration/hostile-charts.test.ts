@@ -90,4 +90,33 @@ describe("a chart's schema that would make a run hang or crash", () => {
     expect(result.errors).toContain("error ARCHIVE_INVALID: hostile-1.0.0: values.schema.json: the schema nests more than 256 levels deep");
     expect(ms).toBeLessThan(2000);
   }, 60_000);
+
+  it("cuts a template's fail message of a megabyte to a few KB, in the error and in check", async () => {
+    const dir = await copyPlatform();
+    await addChart(dir, "hostile", { "values.yaml": "loud: false\n", "templates/cm.yaml": `{{ if .Values.loud }}{{ fail (repeat 1000000 "x") }}{{ end }}\n${CONFIGMAP}` });
+    expect((await cli(dir, ["lock", "hostile"])).errors).toBe("");
+    await mkdir(join(dir, "values", "hostile"), { recursive: true });
+    await writeFile(join(dir, "values", "hostile", "values.yaml"), "loud: true\n");
+    const rendered = await cli(dir, ["render", "hostile", "--stack", "dev"]);
+    expect(rendered.errors).toContain("error HELM_FAILED:");
+    expect(rendered.errors).toContain("more characters)");
+    expect(rendered.errors.length).toBeLessThan(8192);
+    const checked = await cli(dir, ["check", "hostile", "--stack", "dev"]);
+    expect(checked.output).toContain("(render-failed)");
+    expect(checked.output.length).toBeLessThan(16384);
+  }, 60_000);
 });
+
+describe("a chart that renders what the API server refuses", () => {
+  it("reports an object rendered twice, and a name over 253 characters, as errors", async () => {
+    const dir = await copyPlatform();
+    const long = "n".repeat(260);
+    await addChart(dir, "hostile", { "templates/cm.yaml": `${CONFIGMAP}---\n${CONFIGMAP}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${long}\n` });
+    expect((await cli(dir, ["lock", "hostile"])).errors).toBe("");
+    const checked = await cli(dir, ["check", "hostile", "--stack", "dev"]);
+    expect(checked.exitCode).toBe(2);
+    expect(checked.output).toContain("error ConfigMap web/hostile hostile [dev]: is rendered 2 times by this chart: only one of them can exist (duplicate-object)");
+    expect(checked.output).toContain(`hostile [dev] metadata.name: has a name of 260 characters; the API server refuses names over 253 for a ConfigMap (object-name)`);
+  }, 60_000);
+});
+

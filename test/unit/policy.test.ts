@@ -216,4 +216,32 @@ describe("policy files", () => {
     expect(error?.code).toBe("CONFIG_INVALID");
     expect(error?.details.join("\n")).toContain(message);
   });
+
+  it("finds an object rendered twice by a chart, and one rendered by two charts of the stack", async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name} }\ndata: { a: "1" }\n`;
+    const found = await findings([chart("app", `${cm("twice")}---\n${cm("twice")}---\n${cm("shared")}`), chart("other", cm("shared"))]);
+    const duplicates = found.filter((f) => f.rule === "duplicate-object").map((f) => [f.chart, f.object, f.message]);
+    expect(duplicates).toStrictEqual([
+      ["app", "ConfigMap web/twice", "is rendered 2 times by this chart: only one of them can exist"],
+      ["app", "ConfigMap web/shared", "is also rendered by chart other of this stack: both would own ConfigMap web/shared"],
+      ["other", "ConfigMap web/shared", "is also rendered by chart app of this stack: both would own ConfigMap web/shared"],
+    ]);
+    expect(found.find((f) => f.rule === "duplicate-object")?.severity).toBe("error");
+  });
+
+  it("leaves hooks out of duplicates: a hook and its twin run and go", async () => {
+    const hook = `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: h, annotations: { "helm.sh/hook": pre-install } }\n`;
+    expect((await findings([chart("app", `${hook}---\n${hook}`)])).filter((f) => f.rule === "duplicate-object")).toStrictEqual([]);
+  });
+
+  it.each([
+    ["ConfigMap", 253, false],
+    ["ConfigMap", 254, true],
+    ["Service", 63, false],
+    ["Service", 64, true],
+  ])("refuses a %s name of %i characters: %s", async (kind, length, refused) => {
+    const yaml = `apiVersion: v1\nkind: ${kind}\nmetadata: { name: ${"a".repeat(length)} }\n`;
+    expect((await rulesFired(yaml)).includes("object-name")).toBe(refused);
+  });
 });
+
