@@ -42,6 +42,8 @@ export interface ChartInspection {
    * Helm's schema validation off and validates the values itself.
    */
   schemaReachesOut?: boolean;
+  /** A template (subcharts' included) renders a Secret: what it is given may end up in one. */
+  rendersSecrets?: boolean;
 }
 
 const MAX_DEPTH = 3;
@@ -58,7 +60,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true, readsClock: false, reachesOut: false, crds: [] as string[] };
+  const nested = { deterministic: true, readsClock: false, reachesOut: false, secrets: false, crds: [] as string[] };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
@@ -85,8 +87,12 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)),
     readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)),
     schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
+    rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
   };
 }
+
+// A template that writes a Secret (kind on a line of its own, maybe quoted).
+const SECRET_KIND = /^\s*kind:\s*["']?Secret["']?\s*$/m;
 
 // Templates that read the clock.
 const CLOCK = /\bnow\b/;
@@ -213,7 +219,7 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; crds: string[] }): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[] }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
@@ -222,6 +228,7 @@ async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>,
     if (!inner.deterministic) nested.deterministic = false;
     if (inner.readsClock === true) nested.readsClock = true;
     if (inner.schemaReachesOut === true) nested.reachesOut = true;
+    if (inner.rendersSecrets === true) nested.secrets = true;
     nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));

@@ -39,6 +39,8 @@ export function formsOf(value: string): string[] {
     if (form !== "") out.add(form);
   };
   add(JSON.stringify(value).slice(1, -1));
+  // Go's encoding/json (Helm's toJson) also escapes <, > and & as \u003c, \u003e, \u0026.
+  add(goJson(value));
   add(htmlEscape(value));
   add(htmlEscape(JSON.stringify(value).slice(1, -1)));
   add(markdownEscape(value));
@@ -99,6 +101,10 @@ function scrub(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item)]));
   }
   return value;
+}
+
+function goJson(text: string): string {
+  return JSON.stringify(text).slice(1, -1).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 function markdownEscape(text: string): string {

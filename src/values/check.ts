@@ -65,7 +65,7 @@ export function checkValues(input: CheckInput): CheckResult {
   }
   for (const sub of input.contract.subcharts) checkSubchart(input, sub, user, input.contract.defaults, [], report);
   // Keys are known at plan time even when their values are not: never deferred.
-  const flagged = new Set(findings.filter((found) => found.rule === "unknown-key").map((found) => found.path));
+  const flagged = new Set(findings.filter((found) => found.rule === "additionalProperties").map((found) => found.path));
   for (const found of unknownKeys(user, input.contract, [])) {
     if (!flagged.has(found.path)) findings.push({ ...found, chart: input.chart, stack: input.stack, position: positionOf(input.layers, found.path.split(".")) });
   }
@@ -131,7 +131,7 @@ function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], 
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const match = nearest(key, Object.keys(isRecord((error.parentSchema as Record<string, unknown> | undefined)?.properties) ? ((error.parentSchema as Record<string, unknown>).properties as object) : {}));
-      return { ...base, rule: "unknown-key", ...at([key]), message: "not allowed by the chart's schema (the chart would ignore it)", hint: match === undefined ? "remove it" : `did you mean "${[...path, match].join(".")}"?` };
+      return { ...base, ...at([key]), message: "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values", hint: match === undefined ? "remove it" : `did you mean "${[...path, match].join(".")}"?` };
     }
     default:
       return { ...base, ...at(), message: error.message ?? error.keyword };

@@ -8,7 +8,7 @@ import { parseBlockYaml } from "../util/fast-yaml.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
-import { looksSecret } from "./secret-keys.js";
+import { secretStrings } from "./secret-keys.js";
 
 export interface Position {
   file: string;
@@ -142,12 +142,6 @@ export function positionOf(layers: readonly ParsedLayer[], path: readonly (strin
  * Strings under keys that look secret are scrubbed from everything chartroom
  * prints from now on (Helm's own messages included), as credentials are.
  */
-export function rememberSecretLooking(value: unknown, secret = false): void {
-  if (typeof value === "string") {
-    if (secret) rememberSecret(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) rememberSecretLooking(item, secret);
-  } else if (isRecord(value)) {
-    for (const [key, item] of Object.entries(value)) rememberSecretLooking(item, secret || looksSecret(key));
-  }
+export function rememberSecretLooking(value: unknown): void {
+  for (const text of secretStrings(value)) rememberSecret(text);
 }

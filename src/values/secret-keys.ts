@@ -17,3 +17,15 @@ export function looksSecret(key: string): boolean {
   if (words.length > 1 && last === "key") return true;
   return words.length > 1 && last === "string" && words.at(-2) === "connection";
 }
+
+/** Every string under a secret-looking key, at any depth below it. */
+export function secretStrings(value: unknown, secret = false, out: string[] = []): string[] {
+  if (typeof value === "string") {
+    if (secret) out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) secretStrings(item, secret, out);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) secretStrings(item, secret || looksSecret(key), out);
+  }
+  return out;
+}

@@ -58,8 +58,8 @@ export function inspectionOf(project: Project, archive: FetchedArchive, label: s
 const inspectionRecord = z.custom<ChartInspection>((value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string" && typeof (value as { deterministic?: unknown }).deterministic === "boolean");
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
-  // Format 5: schemaReachesOut.
-  const records = recordStore(project.cacheRoot, "inspection", 5, inspectionRecord);
+  // Format 6: schemaReachesOut, rendersSecrets.
+  const records = recordStore(project.cacheRoot, "inspection", 6, inspectionRecord);
   const cached = await records.read(archive.digest);
   if (cached !== null) return cached;
   const found = await inspectArchive(archive.data, label);

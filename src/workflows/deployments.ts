@@ -8,6 +8,7 @@ import { readFileOrNull } from "../util/fs.js";
 import { sha256Digest } from "../util/hash.js";
 import { projectChartPath, readProjectChart, writeProjectChart } from "../store/project-charts.js";
 import { mergeLayers, type Values } from "../values/coalesce.js";
+import { secretStrings } from "../values/secret-keys.js";
 import type { ValuesContract } from "../values/check.js";
 import type { ParsedLayer } from "../values/layers.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
@@ -31,6 +32,10 @@ export interface DeploymentPlan {
   /** The values files merged (the chart's defaults not included: Helm adds them). */
   fileValues: Values;
   contract: ValuesContract;
+  /** Strings of the values files under secret-looking keys: kept secret wherever the chart puts them. */
+  fileSecrets: string[];
+  /** The chart renders a Secret: values given to a helm.v3.Release are kept secret as a whole. */
+  rendersSecrets: boolean;
 }
 
 /**
@@ -79,6 +84,8 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     layers,
     fileValues: mergeLayers(layers.map((layer) => layer.values)),
     contract: contractOf(found),
+    fileSecrets: secretStrings(layers.map((layer) => layer.values)),
+    rendersSecrets: found.rendersSecrets === true,
   };
 }
 

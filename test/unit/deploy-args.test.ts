@@ -16,6 +16,8 @@ function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"
     layers: [],
     fileValues: {},
     contract: { defaults: {}, subcharts: [] },
+    fileSecrets: [],
+    rendersSecrets: false,
   };
 }
 

@@ -113,7 +113,8 @@ describe("findings", () => {
     const { findings } = check("service:\n  prot: 81\nreplicaCuont: 2\n", contract(schema, { replicaCount: 1, service: { port: 80 } }));
     expect(findings.map((f) => [f.path, f.rule, f.hint])).toStrictEqual([
       ["replicaCuont", "unknown-key", 'did you mean "replicaCount"?'],
-      ["service.prot", "unknown-key", 'did you mean "service.port"?'],
+      // The schema closes service (additionalProperties: false): Helm refuses this one, so it is the schema's finding.
+      ["service.prot", "additionalProperties", 'did you mean "service.port"?'],
     ]);
   });
 
@@ -128,7 +129,7 @@ describe("findings", () => {
     const { findings } = check("num: many\nlist: [a, 1]\nauth:\n  usr: x\ns: ab\n", contract(strict, {}));
     expect(findings.map((f) => [f.path, f.rule, f.message, f.hint])).toStrictEqual([
       ["auth.user", "required", "required by the chart's schema, but not set", "set auth.user in values/app/values.yaml"],
-      ["auth.usr", "unknown-key", "not allowed by the chart's schema (the chart would ignore it)", 'did you mean "auth.user"?'],
+      ["auth.usr", "additionalProperties", "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values", 'did you mean "auth.user"?'],
       ["list.1", "type", "expected string, got integer", "set a value of type string"],
       ["num", "type", "expected integer, got string", "set a value of type integer"],
       ["s", "minLength", "must NOT have fewer than 3 characters", undefined],

@@ -2,7 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ChartroomError } from "../../errors/index.js";
 import { isPlainObject } from "../../util/json.js";
-import { checkValues } from "../../values/check.js";
+import { checkValues, type ValuesFinding } from "../../values/check.js";
 import { isDeferred } from "../../values/deferred.js";
 import type { Values } from "../../values/coalesce.js";
 import { SchemaCache } from "../../values/schema.js";
@@ -63,9 +63,16 @@ export class ChartDeployment extends pulumi.ComponentResource {
     super("chartroom:index:ChartDeployment", name, {}, { ...opts, dependsOn: [...toArray(opts.dependsOn), ...(args.after ?? [])] });
     const { plan } = args;
     const schemas = args.schemas ?? new SchemaCache();
-    // What is known now is checked now; the rest once it resolves.
-    validate(plan, checkable(args.values ?? {}), schemas);
-    const merged = mergedValues(plan.fileValues, args.values, (resolved) => checkResolved(plan, resolved, schemas));
+    // What is known now is checked now; the rest once it resolves. Keys the chart
+    // does not know are warned about once each (Helm ignores them; they never block a deploy).
+    const warned = new Set<string>();
+    const warn = (found: ValuesFinding) => {
+      if (warned.has(found.path)) return;
+      warned.add(found.path);
+      void pulumi.log.warn(`values of ${plan.spec.key}: ${found.path}: ${found.message}${found.hint === undefined ? "" : ` (${found.hint})`}`, this);
+    };
+    validate(plan, checkable(args.values ?? {}), schemas, warn);
+    const merged = mergedValues(plan.fileValues, args.values, (resolved) => checkResolved(plan, resolved, schemas, warn));
     void warnUnknown(this, plan.spec.key, args.values);
     // dependsOn on the inner resource too: a component's dependsOn does not order its children's deletes.
     const inner = (args.after ?? []).map((deployment) => deployment.resource);
@@ -74,14 +81,18 @@ export class ChartDeployment extends pulumi.ComponentResource {
     if (plan.engine.name === "chart") {
       const transforms = [
         // Registered first: the other transforms see props whose secrets are already protected.
-        keepSecretsSecret(secretTexts(args.values), this),
+        keepSecretsSecret(secretTexts(args.values).then((texts) => [...texts, ...plan.fileSecrets]), this),
         ...(plan.spec.retainCrds ? [retainCrds] : []),
         ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
         ...(hasChildOptions(own) ? [childOptions(own)] : []),
       ];
       this.resource = new k8s.helm.v4.Chart(name, { ...chartArgs(plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, transforms });
     } else {
-      this.resource = new k8s.helm.v3.Release(name, { ...releaseArgs(plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, ...resourceOptions(own) });
+      // Values holding a secret (under a secret-looking key, or perhaps in a Secret the chart renders) go as a Pulumi secret, in and out.
+      const secret = plan.fileSecrets.length > 0 || plan.rendersSecrets;
+      const values = secret ? pulumi.secret(merged) : merged;
+      const secretOutputs = secret ? { additionalSecretOutputs: ["values"] } : {};
+      this.resource = new k8s.helm.v3.Release(name, { ...releaseArgs(plan, values), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, ...resourceOptions(own), ...secretOutputs });
     }
     this.engine = pulumi.output(plan.engine.name);
     this.version = pulumi.output(plan.pin.version);
@@ -116,16 +127,22 @@ function childOptions(own: ChartResourceOptions): pulumi.ResourceTransform {
 }
 
 /** The code values once every part is known, checked as `chartroom check` would. */
-export function checkResolved(plan: DeploymentPlan, resolved: Values, schemas = new SchemaCache()): void {
-  validate(plan, resolved, schemas);
+export function checkResolved(plan: DeploymentPlan, resolved: Values, schemas = new SchemaCache(), warn: (found: ValuesFinding) => void = () => {}): void {
+  validate(plan, resolved, schemas, warn);
 }
 
-/** Validate the layered values and the code values (deferred markers where not known yet). */
-function validate(plan: DeploymentPlan, code: unknown, schemas: SchemaCache): void {
+/**
+ * Validate the layered values and the code values (deferred markers where
+ * not known yet) as Helm does: what Helm refuses (the chart's schema) stops
+ * the deploy; a key the chart does not know is a warning, since Helm renders
+ * on without it (`chartroom check` keeps it an error for review).
+ */
+function validate(plan: DeploymentPlan, code: unknown, schemas: SchemaCache, warn: (found: ValuesFinding) => void): void {
   // A whole-chart Output is checked once it resolves.
   const known = isDeferred(code) || !isPlainObject(code) ? {} : code;
   const { findings } = checkValues({ chart: plan.spec.key, stack: "", contract: plan.contract, layers: plan.layers, code: known, schemas });
-  const errors = findings.filter((found) => found.severity === "error");
+  for (const found of findings) if (found.rule === "unknown-key" && found.severity === "error") warn(found);
+  const errors = findings.filter((found) => found.severity === "error" && found.rule !== "unknown-key");
   if (errors.length === 0) return;
   throw new ChartroomError("VALUES_INVALID", `values of ${plan.spec.key} do not fit ${plan.spec.chart} ${plan.pin.version}`, {
     place: { chart: plan.spec.key },

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { rememberSecret } from "../../errors/secrets.js";
+import { formsOf, rememberSecret } from "../../errors/secrets.js";
 import { isPlainObject } from "../../util/json.js";
 
 // A secret given in code may land anywhere a chart puts it: a Secret, but
@@ -30,13 +30,34 @@ function leaves(value: unknown): string[] {
   return [];
 }
 
+/**
+ * Whether a text holds a secret in any form a template can give it: as it
+ * is, JSON-, HTML- or YAML-escaped, URL-encoded, upper- or lower-cased, one
+ * line of a multi-line secret (indented), or inside base64 (`b64enc` of
+ * "user:secret", of a JSON document holding it…).
+ */
+export function holdsSecret(text: string, needles: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  if (needles.some((needle) => lower.includes(needle))) return true;
+  for (const run of text.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
+    const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("utf8").toLowerCase();
+    if (needles.some((needle) => decoded.includes(needle))) return true;
+  }
+  return false;
+}
+
+/** The forms of each secret to look for, lower-cased (a template may upper- or lower-case it). */
+export function needlesOf(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.flatMap((secret) => formsOf(secret)).map((form) => form.toLowerCase()).filter((form) => form.length >= MIN_LENGTH))];
+}
+
 /** Where in an object's props a secret appears, as dotted paths, with the props that keep those fields secret. */
 export function protectSecrets(props: Record<string, unknown>, secrets: readonly string[]): { props: Record<string, unknown>; paths: string[] } {
-  const needles = secrets.flatMap((secret) => [secret, Buffer.from(secret).toString("base64")]);
+  const needles = needlesOf(secrets);
   const paths: string[] = [];
   const walk = (node: unknown, path: string[]): unknown => {
     if (typeof node === "string") {
-      if (!needles.some((needle) => node.includes(needle))) return node;
+      if (!holdsSecret(node, needles)) return node;
       paths.push(path.join("."));
       return pulumi.secret(node);
     }
