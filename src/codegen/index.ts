@@ -28,6 +28,6 @@ export async function types(project: Project, options: { check?: boolean } = {})
   const current = (await readFileOrNull(path))?.toString("utf8");
   const listed = charts.map((chart) => ({ chart: chart.key, version: chart.version }));
   if (options.check === true) return { report: "types", format: 1, path, charts: listed, status: current === text ? "current" : "stale" };
-  if (current !== text) await writeFileAtomic(path, text);
+  if (current !== text) await writeFileAtomic(path, text, 0o644, TYPES_FILE);
   return { report: "types", format: 1, path, charts: listed, status: current === text ? "unchanged" : "written" };
 }

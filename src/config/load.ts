@@ -70,9 +70,8 @@ function importOnce(file: string, bytes: Buffer): Promise<unknown> {
 }
 
 async function importConfig(file: string): Promise<unknown> {
-  const jiti = createJiti(import.meta.url, { alias: { chartroom: selfEntry }, moduleCache: false });
   try {
-    const module = (await jiti.import(file)) as { default?: unknown };
+    const module = (await importTypeScript(file, { chartroom: selfEntry })) as { default?: unknown };
     return module.default ?? module;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -81,6 +80,24 @@ async function importConfig(file: string): Promise<unknown> {
       hint: "fix the syntax error; the file must `export default defineConfig({ ... })`",
       cause: error,
     });
+  }
+}
+
+// Write errors of jiti's own transpile cache (a full or read-only TMPDIR), not of the module.
+const CACHE_ERRNO = new Set(["ENOSPC", "EROFS", "EACCES", "EPERM", "EDQUOT", "ENOTDIR"]);
+
+/**
+ * A TypeScript module (the config, a policy rule) through jiti, with
+ * "chartroom" pointed where `alias` says. jiti caches what it transpiles on
+ * disk; when that cache cannot be written, the module is loaded again
+ * without it rather than failing as if the module were broken.
+ */
+export async function importTypeScript(file: string, alias: Record<string, string>): Promise<unknown> {
+  try {
+    return await createJiti(import.meta.url, { alias, moduleCache: false }).import(file);
+  } catch (error) {
+    if (!CACHE_ERRNO.has(String((error as NodeJS.ErrnoException).code))) throw error;
+    return createJiti(import.meta.url, { alias, moduleCache: false, fsCache: false }).import(file);
   }
 }
 

@@ -36,6 +36,7 @@ export const CATALOGUE = {
   VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
   PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
   INPUT_TOO_LARGE: { exit: 1, meaning: "a file, a YAML document or a registry's metadata is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the input; raise the limit the message names only if it really is this large" },
+  FILE_UNWRITABLE: { exit: 1, meaning: "a file or folder chartroom must write cannot be written: no space left, read-only, permission denied, or a file where a folder should be", hint: "make the path named writable (for the cache: CHARTROOM_CACHE; for temporary files: TMPDIR)" },
   FILE_UNREADABLE: { exit: 1, meaning: "a file chartroom needs is a folder, unreadable, or not allowed", hint: "check the path and its permissions" },
   INTERNAL: { exit: 1, meaning: "a bug in chartroom: something it assumed did not hold", hint: "please report it with the command you ran" },
 } as const satisfies Record<string, { exit: 1 | 2; meaning: string; hint: string }>;

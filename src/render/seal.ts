@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { makeFolder, writeError } from "../util/fs.js";
+
+const CACHE_HINT = "make the cache writable, or point CHARTROOM_CACHE at a folder that is";
 import { join } from "node:path";
 import { rememberSecret } from "../errors/secrets.js";
 import type { RenderedObject } from "../model/objects.js";
@@ -91,7 +94,7 @@ export function sealingKey(cacheRoot: string): Promise<Buffer> {
 async function loadKey(path: string): Promise<Buffer> {
   const existing = await readFile(path).catch(() => undefined);
   if (existing !== undefined && existing.length === 32) return existing;
-  await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+  await makeFolder(join(path, ".."), "the cache", CACHE_HINT, 0o700);
   const key = randomBytes(32);
   try {
     // wx: two runs making the key at once keep the first one's.
@@ -99,6 +102,6 @@ async function loadKey(path: string): Promise<Buffer> {
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return readFile(path);
-    throw error;
+    throw writeError(error, path, "the cache's sealing key", CACHE_HINT);
   }
 }

@@ -4,6 +4,7 @@ import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
 import { ProcessFlood, ProcessTimeout, runProcess, type Runner } from "./run.js";
 import type { ValuesLayer } from "../model/values.js";
+import { writeError } from "../util/fs.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
 
 export interface TemplateRequest {
@@ -46,7 +47,9 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     const files: string[] = [];
     for (const [i, layer] of request.values.entries()) {
       const file = join(dir, `${i}.yaml`);
-      await writeFile(file, layer.text, { mode: 0o600 });
+      await writeFile(file, layer.text, { mode: 0o600 }).catch((error: unknown) => {
+        throw writeError(error, file, "a temporary values file for helm", "set TMPDIR to a writable folder with space");
+      });
       files.push(file);
     }
     const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace];

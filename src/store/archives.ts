@@ -1,3 +1,4 @@
+import { cacheError } from "./cache-errors.js";
 import { join } from "node:path";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Digest } from "../util/hash.js";
@@ -19,7 +20,9 @@ export function diskArchiveStore(cacheRoot: string): ArchiveStore {
       return data !== null && sha256Digest(data) === digest ? data : null;
     },
     async put(digest, data) {
-      await writeFileAtomic(path(digest), data);
+      await writeFileAtomic(path(digest), data, 0o644, "the cache (an archive)").catch((error: unknown) => {
+        throw cacheError(error);
+      });
     },
     pathOf: path,
   };

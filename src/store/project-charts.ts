@@ -22,7 +22,7 @@ export async function readProjectChart(path: string, digest: string): Promise<Bu
 }
 
 export async function writeProjectChart(path: string, data: Buffer): Promise<void> {
-  await writeFileAtomic(path, data);
+  await writeFileAtomic(path, data, 0o644, "the project's copy of a pinned archive (.chartroom/charts/)");
 }
 
 /** Remove archives no pin names any more (an upgrade leaves the old version behind). */

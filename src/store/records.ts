@@ -1,3 +1,4 @@
+import { cacheError } from "./cache-errors.js";
 import { join } from "node:path";
 import { z } from "zod";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
@@ -41,7 +42,9 @@ export function recordStore<T>(cacheRoot: string, kind: string, format: number, 
     },
     async write(key, value) {
       const envelope: Envelope<T> = { format, key, value };
-      await writeFileAtomic(path(key), JSON.stringify(envelope), options.mode);
+      await writeFileAtomic(path(key), JSON.stringify(envelope), options.mode, `the cache (${kind})`).catch((error: unknown) => {
+        throw cacheError(error);
+      });
     },
   };
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmdirSync, unlinkSync } from "node:fs";
-import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
+import { open, readFile, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ChartroomError } from "../errors/index.js";
+import { makeFolder, writeError } from "../util/fs.js";
 import { isAlive } from "../util/temp.js";
 
 // One writer of a platform's lock at a time: `lock` and `upgrade` hold
@@ -50,7 +51,7 @@ export async function withWriterLock<T>(lockPath: string, options: WriterLockOpt
 }
 
 async function acquire(path: string, options: WriterLockOptions): Promise<string> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path), "the platform's .chartroom folder (its writer lock)", "make the platform's folder writable: lock and upgrade write charts.lock.json and .chartroom/ there");
   const token = randomBytes(8).toString("hex");
   const holder: Holder = { pid: process.pid, host: hostname(), command: options.command, started: Date.now(), token };
   const deadline = Date.now() + (options.waitMs ?? lockWaitMs());
@@ -60,13 +61,18 @@ async function acquire(path: string, options: WriterLockOptions): Promise<string
       const handle = await open(path, "wx", 0o644);
       try {
         await handle.writeFile(JSON.stringify(holder));
-      } finally {
+      } catch (error) {
+        // A lock file without its holder would make the next run wait: never left behind.
         await handle.close();
+        await rm(path, { force: true });
+        await rmdir(dirname(path)).catch(() => undefined);
+        throw error;
       }
+      await handle.close();
       held.set(path, token);
       return token;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw writeError(error, path, "the platform's writer lock (.chartroom/writer.lock)");
     }
     const current = await readHolder(path);
     // Unreadable: being written this instant, or half-written by a writer killed then.

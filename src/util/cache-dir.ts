@@ -1,4 +1,6 @@
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
+import { ChartroomError } from "../errors/index.js";
 import { join, resolve } from "node:path";
 
 /** `CHARTROOM_CACHE`, else `$XDG_CACHE_HOME/chartroom`, else `~/.cache/chartroom`. */
@@ -6,4 +8,23 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CHARTROOM_CACHE) return resolve(env.CHARTROOM_CACHE);
   const base = env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), ".cache");
   return join(base, "chartroom");
+}
+
+/** The cache folder, if it exists, must be a folder: a file there is said plainly, before anything is read. */
+export function checkCacheFolder(path: string): void {
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    // ENOTDIR: a file stands where a folder of its path should be, the same mistake.
+    return failNotFolder(path);
+  }
+  if (info !== undefined && !info.isDirectory()) failNotFolder(path);
+}
+
+function failNotFolder(path: string): never {
+  throw new ChartroomError("FILE_UNWRITABLE", `the cache folder is not a folder: ${path}`, {
+    place: { file: path },
+    hint: "remove that file, or point CHARTROOM_CACHE at a folder",
+  });
 }

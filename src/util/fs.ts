@@ -8,8 +8,10 @@ import { dirname, join, basename } from "node:path";
  * Write through a temporary file in the same folder, flushed, then renamed:
  * a reader sees the old content or the new, never half of either.
  */
-export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o644): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o644, what = describeTarget(path)): Promise<void> {
+  await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => {
+    throw writeError(error, dirname(path), `the folder of ${what}`);
+  });
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   writing.add(temp);
   try {
@@ -22,11 +24,49 @@ export async function writeFileAtomic(path: string, data: string | Buffer, mode 
     }
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw writeError(error, path, what);
   } finally {
     writing.delete(temp);
   }
+}
+
+function describeTarget(path: string): string {
+  return basename(path);
+}
+
+const WRITE_ERRNO: Record<string, { why: string; hint: string }> = {
+  ENOSPC: { why: "there is no space left on the device", hint: "free some space on the disk that holds it" },
+  EDQUOT: { why: "the disk quota is used up", hint: "free some space, or raise the quota" },
+  EROFS: { why: "it is on a read-only file system", hint: "make it writable" },
+  EACCES: { why: "permission is denied", hint: "make it writable for this user" },
+  EPERM: { why: "the operation is not permitted", hint: "make it writable for this user" },
+  ENOTDIR: { why: "a file stands where a folder of its path should be", hint: "remove that file, or choose another path" },
+  EISDIR: { why: "a folder stands where the file should be", hint: "remove the folder, or choose another path" },
+  ENOENT: { why: "its folder cannot be created", hint: "check that the path is writable (a read-only mount reports this)" },
+  EEXIST: { why: "a file stands where a folder of its path should be", hint: "remove that file, or choose another path" },
+  EMFILE: { why: "too many files are open", hint: "raise the limit on open files (ulimit -n)" },
+};
+
+/**
+ * A failed write as FILE_UNWRITABLE: which file, what it is for, why (the
+ * disk is full, read-only, a file where a folder should be…) and what to do;
+ * anything else passed on. Nothing half-written is left behind by the
+ * writers that use it.
+ */
+export function writeError(error: unknown, path: string, what: string, hint?: string): unknown {
+  if (ChartroomError.isInstance(error)) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  const known = WRITE_ERRNO[code];
+  if (known === undefined) return error;
+  return new ChartroomError("FILE_UNWRITABLE", `cannot write ${what}: ${known.why} (${path})`, { place: { file: path }, hint: hint ?? known.hint, cause: error });
+}
+
+/** `fs.mkdir -p` with a coded error. */
+export async function makeFolder(path: string, what: string, hint?: string, mode?: number): Promise<void> {
+  await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) }).catch((error: unknown) => {
+    throw writeError(error, path, what, hint);
+  });
 }
 
 // Temporary files of writes under way: an interrupted run removes them (the target keeps its old bytes).
@@ -43,7 +83,7 @@ export async function readFileOrNull(path: string): Promise<Buffer | null> {
     return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    throw fileError(error, path, "a file chartroom keeps");
   }
 }
 

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeError } from "./fs.js";
 
 // chartroom's temporary folders are named `chartroom-<pid>-<label>-…`: those
 // of this process are removed when it is done (and on SIGINT/SIGTERM, see
@@ -15,7 +16,9 @@ let swept: Promise<void> | undefined;
 export async function makeTempDir(label: string): Promise<string> {
   swept ??= sweepStale();
   await swept;
-  const dir = await mkdtemp(join(tmpdir(), `chartroom-${process.pid}-${label}-`));
+  const dir = await mkdtemp(join(tmpdir(), `chartroom-${process.pid}-${label}-`)).catch((error: unknown) => {
+    throw writeError(error, tmpdir(), "a temporary folder", "set TMPDIR to a writable folder with space");
+  });
   live.add(dir);
   return dir;
 }

@@ -2,6 +2,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import { runProcess } from "../render/run.js";
+import { writeError } from "../util/fs.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
 
 export interface Snapshot {
@@ -57,6 +58,14 @@ interface Entry {
 
 /** Every blob of the commit's tree, written under `root`: regular files with their mode, links last, submodules as empty folders. */
 async function writeTree(top: string, commit: string, root: string): Promise<void> {
+  try {
+    await writeEntries(top, commit, root);
+  } catch (error) {
+    throw writeError(error, root, "the snapshot of the base ref (a temporary folder)", "set TMPDIR to a writable folder with space");
+  }
+}
+
+async function writeEntries(top: string, commit: string, root: string): Promise<void> {
   const listed = await gitBytes(top, ["ls-tree", "-r", "-z", "--full-tree", commit]);
   const entries = parseTree(listed.toString("utf8"));
   const blobs = entries.filter((entry) => entry.type === "blob");

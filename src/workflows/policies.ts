@@ -1,9 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createJiti } from "jiti";
 import { z } from "zod";
-import { locationIn } from "../config/load.js";
+import { importTypeScript, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Finding } from "../model/findings.js";
@@ -98,10 +97,9 @@ async function readPolicies(folder: string): Promise<Policies> {
 }
 
 async function loadRule(file: string, shown: string): Promise<PolicyRule> {
-  const jiti = createJiti(import.meta.url, { alias: { chartroom: defineModule }, moduleCache: false });
   let rule: unknown;
   try {
-    const module = (await jiti.import(file)) as { default?: unknown };
+    const module = (await importTypeScript(file, { chartroom: defineModule })) as { default?: unknown };
     rule = module.default;
   } catch (error) {
     const message = (error as Error).message ?? String(error);

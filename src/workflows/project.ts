@@ -10,7 +10,7 @@ import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
 import { sourcesFor } from "../sources/api.js";
 import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
-import { cacheDir } from "../util/cache-dir.js";
+import { cacheDir, checkCacheFolder } from "../util/cache-dir.js";
 import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
 
 /** Where the platform is and how to reach what it names. */
@@ -85,6 +85,7 @@ export async function openProject(options: ProjectOptions = {}): Promise<Project
 export function projectOf(config: Config, lock: Lockfile | null, options: Pick<ProjectOptions, "env" | "onProgress"> = {}): Project {
   const env = options.env ?? process.env;
   const cacheRoot = cacheDir(env);
+  checkCacheFolder(cacheRoot);
   const helms = new Map<string, Promise<HelmBinary>>();
   return {
     config,
