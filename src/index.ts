@@ -27,6 +27,7 @@ export type { ExternalObject, KubernetesObject, PolicyContext, PolicyRule, RuleR
 export type { Finding, Severity } from "./model/findings.js";
 export type { Config, ChartSpec, Engine, RepositoryAuth, RepositorySpec, RepositoryUrl, StackSpec, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack, ReleaseSettings } from "./config/types.js";
 export { ChartroomError, InternalError, formatError, CATALOGUE, exitCodeOf, type ErrorCode, type Place } from "./errors/index.js";
+import { ChartroomError } from "./errors/index.js";
 export { chartValues, type ChartValues, type PartialValues, type ValuesOf } from "./values/typed.js";
 export { LOCKFILE_NAME, LOCKFILE_VERSION } from "./lockfile/constants.js";
 export type { LockedChart, Lockfile } from "./lockfile/schema.js";
@@ -60,75 +61,94 @@ export type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
  * @example const project = await openProject({ dir: "." });
  */
 export async function openProject(options: ProjectOptions = {}): Promise<Project> {
-  return (await import("./workflows/project.js")).openProject(options);
+  return (await import("./workflows/project.js")).openProject((await args()).checkOptions("openProject", options));
 }
 
 /** Resolve the declared ranges, fetch and verify each archive, and write charts.lock.json (only if it changed). */
 export async function lock(project: Project, options: LockOptions = {}): Promise<LockReport> {
-  return (await import("./workflows/lock.js")).lock(project, options);
+  const check = await args();
+  return (await import("./workflows/lock.js")).lock(check.checkProject("lock", project), check.checkOptions("lock", options));
 }
 
 /** The lock fits every declaration and every pinned archive still verifies (`lock --frozen`). Writes nothing; throws LOCK_STALE or DIGEST_MISMATCH. */
 export async function verify(project: Project): Promise<VerifyReport> {
-  return (await import("./workflows/lock.js")).verify(project);
+  return (await import("./workflows/lock.js")).verify((await args()).checkProject("verify", project));
 }
 
 /** Each chart's pin against what its repository offers: current, wanted (in range), latest. */
 export async function outdated(project: Project, options: { charts?: readonly string[] } = {}): Promise<OutdatedReport> {
-  return (await import("./workflows/outdated.js")).outdated(project, options);
+  const check = await args();
+  return (await import("./workflows/outdated.js")).outdated(check.checkProject("outdated", project), check.checkOptions("outdated", options));
 }
 
 /** Every chart's pin verified, what is newer, and what the next version does per stack. */
 export async function plan(project: Project, options: PlanOptions = {}): Promise<PlanReport> {
-  return (await import("./workflows/plan.js")).plan(project, options);
+  const check = await args();
+  return (await import("./workflows/plan.js")).plan(check.checkProject("plan", project), check.checkOptions("plan", options));
 }
 
 /** One chart rendered for one stack with the platform's values, offline. */
 export async function render(project: Project, options: RenderOptions): Promise<RenderReport> {
-  return (await import("./workflows/render.js")).render(project, options);
+  const check = await args();
+  return (await import("./workflows/render.js")).render(check.checkProject("render", project), check.checkOptions("render", options));
 }
 
 /** Per-object changes of a version move (`to`) or of the working tree against a git ref (`base`). */
 export async function diff(project: Project, options: DiffOptions = {}): Promise<DiffReport> {
-  return (await import("./workflows/diff.js")).diff(project, options);
+  const check = await args();
+  return (await import("./workflows/diff.js")).diff(check.checkProject("diff", project), check.checkOptions("diff", options));
 }
 
 /** Values validated as Helm validates them, unknown keys, and values files nothing reads. */
 export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
-  return (await import("./workflows/check.js")).check(project, options);
+  const check = await args();
+  return (await import("./workflows/check.js")).check(check.checkProject("check", project), check.checkOptions("check", options));
 }
 
 /** Work out each chart's move to the highest version in range and what it does; writes nothing. */
 export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
-  return (await import("./workflows/upgrade.js")).planUpgrade(project, options);
+  const check = await args();
+  return (await import("./workflows/upgrade.js")).planUpgrade(check.checkProject("planUpgrade", project), check.checkOptions("planUpgrade", options));
 }
 
 /** Pin exactly the versions of an upgrade plan and write charts.lock.json. */
 export async function applyUpgrade(project: Project, upgrade: UpgradePlan): Promise<UpgradeReport> {
-  return (await import("./workflows/upgrade.js")).applyUpgrade(project, upgrade);
+  const check = await args();
+  return (await import("./workflows/upgrade.js")).applyUpgrade(check.checkProject("applyUpgrade", project), check.checkOptions("upgradePlan", upgrade, "upgrade"));
 }
 
 /** The report of an upgrade plan without applying it (what `upgrade --dry-run` prints). */
 export async function upgradeReport(upgrade: UpgradePlan): Promise<UpgradeReport> {
-  return (await import("./workflows/upgrade.js")).upgradeReport(upgrade, false);
+  return (await import("./workflows/upgrade.js")).upgradeReport((await args()).checkOptions("upgradePlan", upgrade, "upgrade"), false);
 }
 
 /** Why a chart gets its engine, and what the lock knows about it. */
 export async function explain(project: Project, options: { chart: string }): Promise<ExplainReport> {
-  return (await import("./workflows/explain.js")).explain(project, options);
+  const check = await args();
+  return (await import("./workflows/explain.js")).explain(check.checkProject("explain", project), check.checkOptions("explain", options));
 }
 
 /** What a Pulumi program deploys for a stack: one plan per chart, from the lock, never the network. */
 export async function deploymentPlans(project: Project, options: { stack: string }): Promise<DeploymentPlan[]> {
-  return (await import("./workflows/deployments.js")).deploymentPlans(project, options);
+  const check = await args();
+  return (await import("./workflows/deployments.js")).deploymentPlans(check.checkProject("deploymentPlans", project), check.checkOptions("deploymentPlans", options));
 }
 
 /** A report as text, JSON, markdown or HTML; a format the report does not support is a USAGE error. */
 export async function formatReport(report: AnyReport, format: Format, options: FormatOptions = {}): Promise<string> {
-  return (await import("./report/registry.js")).formatReport(report, format, options);
+  const check = await args();
+  if (typeof report !== "object" || report === null || typeof (report as { report?: unknown }).report !== "string") {
+    throw new ChartroomError("INVALID_ARGUMENT", "formatReport(): the first argument must be a report a workflow returned", { hint: "formatReport(await diff(project), \"markdown\")" });
+  }
+  return (await import("./report/registry.js")).formatReport(report, format, check.checkOptions("formatReport", options));
 }
 
 /** The formats a kind of report prints in. */
 export async function formatsOf(kind: ReportKind): Promise<Format[]> {
   return (await import("./report/registry.js")).formatsOf(kind);
+}
+
+/** The argument checks, loaded with the first call. */
+function args(): Promise<typeof import("./workflows/arguments.js")> {
+  return import("./workflows/arguments.js");
 }

@@ -6,6 +6,7 @@ import type { TypesReport } from "../report/codegen.js";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { mapLimit } from "../util/pool.js";
 import { contractFor } from "../workflows/archives.js";
+import { checkOptions, checkProject } from "../workflows/arguments.js";
 import type { Project } from "../workflows/project.js";
 import { requirePin } from "../workflows/select.js";
 import { generateTypes, TYPES_FILE } from "./types.js";
@@ -18,7 +19,9 @@ export type { TypesReport } from "../report/codegen.js";
  * chart from its pinned version's schema (or inferred from its defaults).
  * With `check`, write nothing and report whether the file is current.
  */
-export async function types(project: Project, options: { check?: boolean } = {}): Promise<TypesReport> {
+export async function types(given: Project, options: { check?: boolean } = {}): Promise<TypesReport> {
+  const project = checkProject("types", given);
+  checkOptions("types", options);
   const charts = await mapLimit(project.config.charts, 8, async (spec) => {
     const contract = await contractFor(project, spec, { pin: requirePin(project, spec) });
     return { key: spec.key, version: contract.version, contract };

@@ -6,6 +6,7 @@
  */
 export const CATALOGUE = {
   USAGE: { exit: 1, meaning: "the command line is wrong (an unknown option, a missing argument, options that do not go together)", hint: "see `chartroom <command> --help`" },
+  INVALID_ARGUMENT: { exit: 1, meaning: "a library function was called with an argument of the wrong type or shape (an unknown option, a string for a list)", hint: "check the call against the function's TSDoc" },
   CONFIG_NOT_FOUND: { exit: 1, meaning: "no chartroom.config.ts where it was looked for", hint: "run chartroom from the platform's folder, or pass --config <file>" },
   CONFIG_LOAD_FAILED: { exit: 1, meaning: "the config file could not be loaded (a syntax or import error in it)", hint: "fix the error in the config file" },
   CONFIG_INVALID: { exit: 1, meaning: "the config loaded but breaks its schema or a rule between fields", hint: "fix the keys named above, then run the command again" },

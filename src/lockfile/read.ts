@@ -14,8 +14,13 @@ export async function readLock(path: string): Promise<Lockfile | null> {
 
 export function parseLock(text: string, path: string): Lockfile {
   let data: unknown;
+  let forbidden: string | undefined;
   try {
-    data = JSON.parse(text);
+    // A key that would reach an object's prototype has no place in a lock.
+    data = JSON.parse(text, (key, value: unknown) => {
+      if (key === "__proto__" || key === "constructor" || key === "prototype") forbidden ??= key;
+      return value;
+    });
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
     const at = position ? lineColumn(text, Number(position[1])) : {};
@@ -24,6 +29,7 @@ export function parseLock(text: string, path: string): Lockfile {
       hint: "restore it from version control (git checkout -- charts.lock.json) or delete it and run `chartroom lock`",
     });
   }
+  if (forbidden !== undefined) throw shapeError(path, forbidden, `a key named "${forbidden}", which no lock holds`);
   if (!isRecord(data) || typeof data.lockfileVersion !== "string") {
     throw shapeError(path, "lockfileVersion", "missing lockfileVersion");
   }

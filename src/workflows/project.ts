@@ -11,6 +11,7 @@ import { sourcesFor } from "../sources/api.js";
 import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
 import { cacheDir, checkCacheFolder } from "../util/cache-dir.js";
+import { markProject } from "./arguments.js";
 import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
 
 /** Where the platform is and how to reach what it names. */
@@ -87,7 +88,7 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
   const cacheRoot = cacheDir(env);
   checkCacheFolder(cacheRoot);
   const helms = new Map<string, Promise<HelmBinary>>();
-  return {
+  return markProject({
     config,
     lockPath: join(config.dir, LOCKFILE_NAME),
     lock,
@@ -107,7 +108,7 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
     },
     progress: options.onProgress ?? (() => {}),
     memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [], layers: new Map() },
-  };
+  });
 }
 
 /** A chart's values files for a stack (`values/<chart>/values.yaml`, then `<stack>.yaml`), read and parsed once per run. */

@@ -83,6 +83,17 @@ describe("reading a lock", () => {
     expect(error.place.key).toBe("charts.app.digest");
   });
 
+  it.each([
+    ["a chart named __proto__", (lock: string) => lock.replace('"charts": {', '"charts": {"__proto__": {"x": 1},')],
+    ["__proto__ inside an entry", (lock: string) => lock.replace('"chart": "app"', '"__proto__": {"polluted": true}, "chart": "app"')],
+    ["a constructor key", (lock: string) => lock.replace('"charts": {', '"constructor": {"prototype": {}}, "charts": {')],
+  ])("refuses %s as LOCK_INVALID, polluting nothing", (_, edit) => {
+    const text = edit(serialiseLock({ lockfileVersion: "1.0", charts: { app: entry } } as Lockfile));
+    const error = failure(text);
+    expect(error.code).toBe("LOCK_INVALID");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("reads from disk", async () => {
     const path = join(await tempDir(), "charts.lock.json");
     await writeFile(path, serialiseLock({ lockfileVersion: "1.0", charts: { app: entry } }));

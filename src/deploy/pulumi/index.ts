@@ -8,6 +8,7 @@ import { didYouMean } from "../../util/nearest.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
+import { checkOptions } from "../../workflows/arguments.js";
 import { openProject } from "../../workflows/project.js";
 import { ChartDeployment, type ChartResourceOptions } from "./deployment.js";
 import { projectRoot } from "./root.js";
@@ -79,7 +80,8 @@ export interface DeployOptions {
  * ChartDeployment. `dependsOn` between charts becomes Pulumi `dependsOn`
  * between their deployments and their inner Chart/Release.
  */
-export async function deployCharts<R extends string, C extends string>(config: WrittenConfig<R, C>, options: DeployOptions = {}): Promise<Record<C, ChartDeployment>> {
+export async function deployCharts<R extends string, C extends string>(config: WrittenConfig<R, C>, given: DeployOptions = {}): Promise<Record<C, ChartDeployment>> {
+  const options = checkOptions("deployCharts", given);
   if (options.provider === undefined && options.allowAmbientKubeconfig !== true) {
     throw new ChartroomError("PROVIDER_MISSING", "deployCharts needs an explicit Kubernetes provider", {
       details: [

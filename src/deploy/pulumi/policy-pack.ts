@@ -7,6 +7,7 @@ import type { PolicyChart } from "../../policy/run.js";
 import { objectsOf } from "../../render/manifest.js";
 import { isRecord } from "../../util/json.js";
 import { policyFindings, policyChart } from "../../workflows/policies.js";
+import { checkOptions } from "../../workflows/arguments.js";
 import { openProject } from "../../workflows/project.js";
 import { requirePin, stacksFor } from "../../workflows/select.js";
 import { projectRoot } from "./root.js";
@@ -36,7 +37,8 @@ const COMPONENT = "chartroom:index:ChartDeployment";
  * helm.v3.Release's objects are rendered from its pinned archive and the
  * values it was given, as Helm will render them.
  */
-export function chartroomPolicies(options: PolicyPackOptions = {}): StackValidationPolicy[] {
+export function chartroomPolicies(given: PolicyPackOptions = {}): StackValidationPolicy[] {
+  const options = checkOptions("chartroomPolicies", given);
   const runs = new WeakMap<StackValidationArgs, Promise<Finding[]>>();
   const findings = (args: StackValidationArgs) => {
     let run = runs.get(args);
