@@ -44,7 +44,7 @@ export function normaliseConfig(written: unknown, file: string): Config {
   const top = parse(configSchema, written, "", problems);
   if (top === undefined) throw invalid(file, problems);
   const repositories = normaliseRepositories(top.repositories, dir, problems);
-  const charts = normaliseCharts(top.charts, repositories, problems);
+  const charts = normaliseCharts(top.charts, repositories, dir, problems);
   const stacks = normaliseStacks(top.stacks ?? {}, problems);
   if (problems.length > 0) throw invalid(file, problems);
   return { file, dir, repositories, charts, stacks };
@@ -103,6 +103,7 @@ function normaliseRepositories(value: Record<string, unknown>, dir: string, prob
     const spec: RepositorySpec = { name, kind, url: written.url, plainHttp: written.plainHttp === true, timeoutMs: written.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     if (kind === "file") spec.path = filePath(written.url, dir);
     if (written.caFile !== undefined) spec.caFile = resolve(dir, written.caFile);
+    if (written.verify !== undefined) spec.verify = { keyring: resolve(dir, written.verify.keyring) };
     if (written.auth !== undefined) spec.auth = written.auth;
     out.set(name, spec);
   }
@@ -121,7 +122,14 @@ function filePath(url: string, dir: string): string {
   return resolve(dir, url.slice("file://".length));
 }
 
-function normaliseCharts(value: Record<string, unknown>, repositories: Map<string, RepositorySpec>, problems: Problems): ChartSpec[] {
+/** A chart's own verify, else its repository's; `false` turns a repository's off. */
+function verifyOf(written: { keyring: string } | false | undefined, repository: RepositorySpec, dir: string): Pick<ChartSpec, "verify"> {
+  if (written === false) return {};
+  if (written !== undefined) return { verify: { keyring: resolve(dir, written.keyring) } };
+  return repository.verify === undefined ? {} : { verify: repository.verify };
+}
+
+function normaliseCharts(value: Record<string, unknown>, repositories: Map<string, RepositorySpec>, dir: string, problems: Problems): ChartSpec[] {
   const keys = Object.keys(value).sort();
   const names = [...repositories.keys()];
   const charts: ChartSpec[] = [];
@@ -150,6 +158,7 @@ function normaliseCharts(value: Record<string, unknown>, repositories: Map<strin
       ...(written.postRenderer === undefined ? {} : { postRenderer: { command: written.postRenderer.command, args: written.postRenderer.args ?? [] } }),
       ...(written.resourcePrefix === undefined ? {} : { resourcePrefix: written.resourcePrefix }),
       release: { ...RELEASE_DEFAULTS, ...written.release },
+      ...verifyOf(written.verify, repository, dir),
     });
   }
   checkReleaseNames(charts, problems);

@@ -39,6 +39,15 @@ const url = z
   .refine((value) => /^(file|https?|oci):\/\//.test(value), { error: (issue) => `"${String(issue.input)}" must start with file://, https://, http:// or oci://` })
   .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { message: "credentials in the URL are not allowed; name environment variables in auth instead" }) as unknown as z.ZodType<RepositoryUrl>;
 
+/** Provenance checking: each archive's .prov must be signed by a key of this keyring (Helm's `--verify --keyring`). */
+export const verifySchema = z.strictObject(
+  {
+    /** A keyring (`gpg --export > keyring.gpg`, binary or ASCII-armored), relative to the config file. */
+    keyring: z.string({ error: "expected the path of a keyring file" }).min(1, "expected the path of a keyring file"),
+  },
+  { error: "expected { keyring: \"path/to/keyring.gpg\" }" },
+);
+
 export const repositorySchema = z.strictObject(
   {
     url,
@@ -56,8 +65,10 @@ export const repositorySchema = z.strictObject(
      * @default 30000
      */
     timeoutMs: z.number({ error: "expected a positive number of milliseconds" }).positive("expected a positive number of milliseconds").optional(),
+    /** Check every chart's provenance file against this keyring before it is pinned. */
+    verify: verifySchema.optional(),
   },
-  { error: "expected a URL string or { url, auth?, caFile?, plainHttp?, timeoutMs? }" },
+  { error: "expected a URL string or { url, auth?, caFile?, plainHttp?, timeoutMs?, verify? }" },
 );
 
 const count = z.number({ error: "expected a number ≥ 0" }).min(0, "expected a number ≥ 0");
@@ -176,6 +187,11 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
       resourcePrefix: text.optional(),
       /** helm.v3.Release settings; each overrides chartroom's default. */
       release: releaseSchema.optional(),
+      /**
+       * Check this chart's provenance against a keyring (overrides the repository's `verify`),
+       * or `false` to take it unchecked from a repository that verifies.
+       */
+      verify: z.union([verifySchema, z.literal(false)], { error: "expected { keyring } or false" }).optional(),
     },
     { error: "expected { repository, version, namespace, … }" },
   );

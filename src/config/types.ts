@@ -15,6 +15,8 @@ export interface RepositorySpec {
   path?: string;
   auth?: RepositoryAuth;
   caFile?: string;
+  /** Absolute path of the keyring every chart's provenance is checked against. */
+  verify?: { keyring: string };
   plainHttp: boolean;
   timeoutMs: number;
 }
@@ -39,6 +41,8 @@ export interface ChartSpec {
   postRenderer?: { command: string; args: string[] };
   resourcePrefix?: string;
   release: Required<ReleaseSettings>;
+  /** The keyring the chart's provenance is checked against (its own, else its repository's), absolute. */
+  verify?: { keyring: string };
 }
 
 /** A stack after validation: the Kubernetes version and extra API versions its cluster serves. */

@@ -15,6 +15,7 @@ export const CATALOGUE = {
   INDEX_INVALID: { exit: 1, meaning: "a repository's index.yaml is missing, malformed or points outside the repository", hint: "check the repository; rebuild its index with `helm repo index`" },
   VERSION_NOT_FOUND: { exit: 1, meaning: "no version of the chart satisfies the range (or the version asked for)", hint: "`chartroom outdated` lists what exists" },
   DIGEST_MISMATCH: { exit: 1, meaning: "an archive's bytes differ from the digest the lock, the index or the config pins", hint: "review what changed, then accept it with `chartroom lock <chart>`" },
+  PROVENANCE_INVALID: { exit: 1, meaning: "a chart's provenance (.prov) is missing, does not verify against the keyring, vouches for other bytes, or another key signed it than the one the lock records", hint: "do not pin it: ask the chart's publisher, or check the keyring the config names" },
   ARCHIVE_INVALID: { exit: 1, meaning: "a chart archive is not a readable Helm chart", hint: "check the archive the repository serves" },
   ARCHIVE_UNSAFE: { exit: 1, meaning: "a chart archive reaches outside itself: entries that escape its folder, links or devices, or (at deploy) a values schema whose $ref the engine's Helm would fetch", hint: "do not use this archive; report it to whoever publishes it" },
   ARCHIVE_TOO_LARGE: { exit: 1, meaning: "a chart archive is larger than chartroom accepts", hint: "check the archive; a Helm chart is rarely more than a few megabytes" },

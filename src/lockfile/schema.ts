@@ -49,6 +49,8 @@ export const lockedChartSchema = z.looseObject({
   /** Per stack: fields that differ between two renders of the same inputs. */
   unstable: z.record(z.string(), z.array(z.string())).optional(),
   engine: z.object({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
+  /** Who signed the archive's provenance, when the declaration asks for it to be verified. */
+  signer: z.object({ fingerprint: z.string(), user: z.string().optional() }).optional(),
 });
 
 export const lockfileSchema = z.looseObject({

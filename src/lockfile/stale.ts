@@ -19,6 +19,7 @@ export function staleReasons(spec: ChartSpec, locked: LockedChart | undefined): 
   if ((locked.prerelease === true) !== spec.prerelease) reasons.push(`prerelease changed (${locked.prerelease === true} → ${spec.prerelease})`);
   if (locked.pinnedDigest !== spec.digest) reasons.push(`digest pin changed (${locked.pinnedDigest ?? "none"} → ${spec.digest ?? "none"})`);
   if (reasons.length === 0 && !satisfies(locked.version, spec)) reasons.push(`pinned ${locked.version} does not satisfy ${spec.range}`);
+  if (spec.verify !== undefined && locked.signer === undefined) reasons.push("provenance to be verified (verify was added), not verified in the lock");
   if (reasons.length === 0) reasons.push(...engineReasons(spec, locked));
   return reasons;
 }

@@ -9,4 +9,6 @@ export interface ChartSource {
   fetchArchive(version: ChartVersion): Promise<FetchedArchive>;
   /** OCI only: the manifest digest a version's tag points at now (to catch a moved tag). */
   manifestDigest?(version: ChartVersion): Promise<string>;
+  /** The version's provenance file (`<archive>.prov`, or an OCI layer), or null when it has none. */
+  provenance(version: ChartVersion): Promise<Buffer | null>;
 }

@@ -7,7 +7,9 @@ import { LOCKFILE_VERSION, type LockedChart, type Lockfile } from "../lockfile/s
 import { findStale, staleReasons } from "../lockfile/stale.js";
 import { readLock } from "../lockfile/read.js";
 import { serialiseLock, writeLock } from "../lockfile/write.js";
-import type { ChartVersion } from "../model/charts.js";
+import { verifyProvenance, type Signer } from "../chart/provenance.js";
+import type { ChartVersion, FetchedArchive } from "../model/charts.js";
+import { readFileFor } from "../util/fs.js";
 import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
 import { fetchVerified } from "../sources/fetch.js";
 import { lockWaitMs, withWriterLock } from "../store/writer-lock.js";
@@ -33,6 +35,12 @@ export interface LockOptions {
    * @default false
    */
   acceptRepublished?: boolean;
+  /**
+   * Pin a version whose provenance another key of the keyring signed than the
+   * one the lock records (otherwise PROVENANCE_INVALID).
+   * @default false
+   */
+  acceptNewSigner?: boolean;
   /**
    * Let a pin move to a lower version when the repository no longer lists
    * the pinned one (otherwise an error). The report says "downgraded".
@@ -148,6 +156,7 @@ async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion 
       hint: "the repository's index or tag does not match its archive; do not pin it, and tell the repository's owner",
     });
   }
+  const signer = spec.verify === undefined ? undefined : await checkSigner(project, spec, version, archive, old, options);
   const facts = await renderFacts(project, spec, archive, version.version);
   const entry: LockedChart = {
     repository: spec.repository.url,
@@ -166,6 +175,7 @@ async function lockChart(project: Project, spec: ChartSpec, given: ChartVersion 
     engine: chooseEngine(spec, mergeStacks(facts.hooks), "rendered"),
   };
   if (spec.prerelease) entry.prerelease = true;
+  if (signer !== undefined) entry.signer = signer;
   if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;
   if (spec.digest !== undefined) entry.pinnedDigest = spec.digest;
   const appVersion = version.appVersion ?? inspection.appVersion;
@@ -194,6 +204,36 @@ function checkDigestPin(spec: ChartSpec, actual: string): void {
     place: { chart: spec.key, key: `charts.${spec.key}.version` },
     hint: "the published chart differs from the one you pinned; check the digest in the config",
   });
+}
+
+/**
+ * The archive's provenance verified against the declaration's keyring, before
+ * it is pinned: missing, unverifiable, vouching for other bytes, or signed by
+ * another key than the lock recorded is PROVENANCE_INVALID.
+ */
+async function checkSigner(project: Project, spec: ChartSpec, version: ChartVersion, archive: FetchedArchive, old: LockedChart | undefined, options: LockOptions): Promise<Signer> {
+  const keyring = spec.verify?.keyring as string;
+  const chart = { key: spec.key, name: spec.chart, version: version.version, digest: archive.digest, url: archive.url };
+  const provenance = await sourceOf(project, spec).provenance(version);
+  if (provenance === null) {
+    throw new ChartroomError("PROVENANCE_INVALID", `${spec.chart} ${version.version} has no provenance file, and the config asks for one (verify)`, {
+      place: { chart: spec.key, url: archive.url },
+      hint: "the publisher did not sign this version (`helm package --sign`); pin a signed one, or set verify: false on the chart to take it unchecked",
+    });
+  }
+  const bytes = await readFileFor(keyring, "the keyring", { place: { key: `charts.${spec.key}.verify.keyring` }, hint: "export the signer's public key with `gpg --export <key> > keyring.gpg`" });
+  const signer = await verifyProvenance({ provenance, keyring: bytes, keyringPath: keyring, chart });
+  if (old?.signer !== undefined && old.signer.fingerprint !== signer.fingerprint && options.acceptNewSigner !== true) {
+    throw new ChartroomError("PROVENANCE_INVALID", `${spec.chart} ${version.version} is signed by ${describeSigner(signer)}, but charts.lock.json records ${describeSigner(old.signer)} for ${spec.key}`, {
+      place: { chart: spec.key, file: project.lockPath },
+      hint: `find out why the signer changed; to accept it: chartroom lock ${spec.key} --accept-new-signer`,
+    });
+  }
+  return signer;
+}
+
+function describeSigner(signer: Signer): string {
+  return `${signer.user ?? "a key"} (${signer.fingerprint})`;
 }
 
 /** Archives inside the repository are recorded by relative path, so the lock is portable. */

@@ -4,7 +4,7 @@ import { flag, type Command } from "../command.js";
 export const lockCommand: Command<LockReport | VerifyReport> = {
   name: "lock",
   summary: "resolve declared ranges and pin them in charts.lock.json",
-  usage: "chartroom lock [<chart>...] [--frozen] [--accept-republished] [--allow-downgrade]",
+  usage: "chartroom lock [<chart>...] [--frozen] [--accept-republished] [--allow-downgrade] [--accept-new-signer]",
   help: [
     "Resolves every declared range (or only the named charts, plus any whose",
     "declaration changed), fetches and verifies each archive, inspects it, renders",
@@ -17,12 +17,14 @@ export const lockCommand: Command<LockReport | VerifyReport> = {
     "                             with other bytes (refused otherwise; review it first)",
     "      --allow-downgrade      let a pin move down when the repository no longer",
     "                             lists the pinned version (refused otherwise)",
+    "      --accept-new-signer    pin a version signed by another key of the keyring than",
+    "                             the one the lock records (refused otherwise)",
   ],
-  options: { frozen: { type: "boolean" }, "accept-republished": { type: "boolean" }, "allow-downgrade": { type: "boolean" } },
+  options: { frozen: { type: "boolean" }, "accept-republished": { type: "boolean" }, "allow-downgrade": { type: "boolean" }, "accept-new-signer": { type: "boolean" } },
   reports: ["lock", "verify"],
   async run(project, args) {
     const { lock, verify } = await import("../../workflows/lock.js");
-    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals, acceptRepublished: flag(args, "accept-republished"), allowDowngrade: flag(args, "allow-downgrade") });
+    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals, acceptRepublished: flag(args, "accept-republished"), allowDowngrade: flag(args, "allow-downgrade"), acceptNewSigner: flag(args, "accept-new-signer") });
   },
   exitCode: () => 0,
 };

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { RepositorySpec } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
-import { maxFileBytes, readFileFor } from "../../util/fs.js";
+import { maxFileBytes, readFileFor, readFileSyncFor } from "../../util/fs.js";
 import { parseIndex } from "../helm-index/file.js";
 import { readCachedIndex, writeCachedIndex } from "../helm-index/cache.js";
 import { archiveUrl, indexSource } from "../helm-index/source.js";
@@ -50,5 +50,9 @@ export function fileSource(repository: RepositorySpec, options: { cacheRoot: str
       throw error;
     });
     return { data, url };
+  }, async (version) => {
+    const url = archiveUrl(version, base);
+    if (!url.startsWith("file:")) return null;
+    return readFileSyncFor(`${fileURLToPath(url)}.prov`, `the provenance of ${version.name} ${version.version}`, { optional: true, place: { file: indexPath, chart: version.name } }) ?? null;
   });
 }

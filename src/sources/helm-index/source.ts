@@ -14,6 +14,7 @@ export function indexSource(
   url: string,
   loadIndex: () => Promise<RepoIndex>,
   loadArchive: (version: ChartVersion) => Promise<{ data: Buffer; url: string }>,
+  loadProvenance: (version: ChartVersion) => Promise<Buffer | null>,
 ): ChartSource {
   const index = memoize(async (_: "index") => loadIndex());
   return {
@@ -33,6 +34,7 @@ export function indexSource(
       const { data, url: archiveUrl } = await loadArchive(version);
       return verifyAgainstListing(version, { data, digest: sha256Digest(data), url: archiveUrl });
     },
+    provenance: loadProvenance,
   };
 }
 

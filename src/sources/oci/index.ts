@@ -12,6 +12,7 @@ import { metadataLimit, RegistryClient } from "./client.js";
 import {
   HELM_CHART_MEDIA_TYPE,
   HELM_CONFIG_MEDIA_TYPE,
+  HELM_PROVENANCE_MEDIA_TYPE,
   OCI_MANIFEST_MEDIA_TYPE,
   nextLink,
   registryLocation,
@@ -87,6 +88,18 @@ export function ociSource(repository: RepositorySpec, options: { env?: NodeJS.Pr
     },
     async manifestDigest(version) {
       return (await manifest(version.name, versionToTag(version.version))).digest;
+    },
+    async provenance(version) {
+      const found = await manifest(version.name, version.manifestDigest ?? versionToTag(version.version));
+      const layers = isRecord(found.body) && Array.isArray(found.body.layers) ? found.body.layers : [];
+      const layer = layers.find((item) => isRecord(item) && item.mediaType === HELM_PROVENANCE_MEDIA_TYPE);
+      if (!isRecord(layer) || typeof layer.digest !== "string") return null;
+      const response = await client.get(`/v2/${found.name}/blobs/${layer.digest}`, scope(found.name), { maxBytes });
+      if (response.status !== 200) throw statusError(response.status, `${location.base}/v2/${found.name}/blobs/${layer.digest}`, authHint(repository));
+      if (sha256Digest(response.body) !== layer.digest) {
+        throw new ChartroomError("DIGEST_MISMATCH", `the provenance layer of ${found.shown} hashes to ${sha256Digest(response.body)}, but its manifest names ${layer.digest}`, { place: { chart: version.name, url: found.shown }, hint: "the blob was altered in the registry or in transit; nothing was written" });
+      }
+      return response.body;
     },
     async fetchArchive(version): Promise<FetchedArchive> {
       const found = await manifest(version.name, version.manifestDigest ?? versionToTag(version.version));

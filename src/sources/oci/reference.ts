@@ -32,6 +32,7 @@ export function versionToTag(version: string): string {
 export const HELM_CONFIG_MEDIA_TYPE = "application/vnd.cncf.helm.config.v1+json";
 export const HELM_CHART_MEDIA_TYPE = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
 export const OCI_MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json";
+export const HELM_PROVENANCE_MEDIA_TYPE = "application/vnd.cncf.helm.chart.provenance.v1.prov";
 
 /** `Bearer realm="…",service="…",scope="…"` → its parameters. */
 export function parseChallenge(header: string): { scheme: string; params: Record<string, string> } {
