@@ -146,7 +146,12 @@ function unpackedSchemasReachOut(chart: ChartFiles): boolean {
 export const MAX_SCHEMA_DEPTH = 256;
 
 function readSchema(file: Buffer, label: string): unknown {
-  const schema = JSON.parse(file.toString("utf8")) as unknown;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(file.toString("utf8"));
+  } catch (error) {
+    throw problem(label, "values.schema.json", `not valid JSON: ${(error as Error).message}`);
+  }
   const depth = nestingDepth(schema, MAX_SCHEMA_DEPTH);
   if (depth > MAX_SCHEMA_DEPTH) throw problem(label, "values.schema.json", `the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; chartroom reads schemas up to ${MAX_SCHEMA_DEPTH}`);
   return schema;

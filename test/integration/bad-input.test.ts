@@ -14,6 +14,7 @@ import { cli, copyPlatform, editFile, ROOT } from "../helpers/platform.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { makeCertificates } from "../helpers/registry.js";
 import { tarball } from "../helpers/tarball.js";
+import { addChart, CONFIGMAP } from "../helpers/hostile.js";
 
 interface Context {
   http: string;
@@ -224,7 +225,24 @@ const CASES: Record<string, Case> = {
     setup: remoteWebapp(() => "http://127.0.0.1:9", "ok"),
   },
   "credentials named but not set": { code: "HTTP_AUTH", argv: ["lock", "webapp"], setup: http("ok", ', auth: { usernameEnv: "CHARTS_USER", passwordEnv: "CHARTS_PASSWORD" }') },
+  // Hostile charts and inputs (the security issue)
+  "a schema nested 3,000 deep": { code: "ARCHIVE_INVALID", argv: ["lock", "hostile"], setup: (dir) => hostile(dir, { "values.schema.json": `${'{"properties":{"a":'.repeat(3000)}{}${"}}".repeat(3000)}` }) },
+  "a schema that is not JSON": { code: "ARCHIVE_INVALID", argv: ["lock", "hostile"], setup: (dir) => hostile(dir, { "values.schema.json": "{ not json" }) },
+  "a schema referencing a URL": { code: "schema-external-ref", exit: 2, argv: ["check", "hostile"], setup: async (dir) => (await hostile(dir, { "values.schema.json": JSON.stringify({ properties: { name: { $ref: "http://127.0.0.1:9/name.json" } } }) }), void (await cli(dir, ["lock", "hostile"]))) },
+  "a schema referencing a file": { code: "schema-external-ref", exit: 2, argv: ["check", "hostile"], setup: async (dir) => (await hostile(dir, { "values.schema.json": JSON.stringify({ properties: { name: { $ref: "file:///etc/passwd" } } }) }), void (await cli(dir, ["lock", "hostile"]))) },
+  // Helm refuses such a chart when it renders (check reports schema-invalid for a pin made before).
+  "a schema that breaks the meta-schema": { code: "HELM_FAILED", argv: ["lock", "hostile"], setup: (dir) => hostile(dir, { "values.schema.json": JSON.stringify({ properties: { name: { type: "strnig" } } }) }) },
+  "an object rendered twice": { code: "duplicate-object", exit: 2, argv: ["check", "hostile"], setup: async (dir) => (await hostile(dir, { "templates/b.yaml": CONFIGMAP }), void (await cli(dir, ["lock", "hostile"]))) },
+  "a name over 253 characters": { code: "object-name", exit: 2, argv: ["check", "hostile"], setup: async (dir) => (await hostile(dir, {}, { "values.yaml": `name: ok\nlong: ${"n".repeat(260)}\n`, "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.long }}\n" }), void (await cli(dir, ["lock", "hostile"]))) },
+  "a lock with a __proto__ key": { code: "LOCK_INVALID", argv: ["plan"], setup: (dir) => editFile(join(dir, "charts.lock.json"), (text) => text.replace('"charts": {', '"charts": {\n    "__proto__": { "polluted": true },')) },
+  "a provenance check with no .prov beside the archive": { code: "PROVENANCE_INVALID", argv: ["lock", "webapp"], setup: async (dir) => (await writeFile(join(dir, "keyring.gpg"), "not a key"), config(dir, (text) => text.replace('local: "file://./charts",', 'local: { url: "file://./charts", verify: { keyring: "keyring.gpg" } },'))) },
+  "a cache path that is a file": { code: "FILE_UNWRITABLE", argv: ["plan"], env: { CHARTROOM_CACHE: "chartroom.config.ts" } },
 };
+
+/** A chart `hostile` (a ConfigMap, and `files` over it) in its own file repository, declared. */
+async function hostile(dir: string, files: Record<string, string>, base: Record<string, string> = { "values.yaml": "name: ok\n", "templates/cm.yaml": CONFIGMAP }): Promise<void> {
+  await addChart(dir, "hostile", { ...base, ...files });
+}
 
 const after: (() => void)[] = [];
 

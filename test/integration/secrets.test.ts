@@ -93,4 +93,41 @@ describe("a secret audit of every command", () => {
     // The audit reads what it claims to: the cache holds the renders, sealed.
     expect(Object.keys(places).some((place) => place.includes(join(".cache", "render")))).toBe(true);
   }, 240_000);
+
+  it("finds no planted secret in any escaped, encoded or partial form, in every format", async () => {
+    const dir = await copyPlatform();
+    // Secrets a JSON, HTML, markdown or YAML renderer would escape; one over several lines; a 3-character one;
+    // keys the scrubber must know (dbPass, tls.key, apikey).
+    const tricky = 'Tr1cky"Quote\\Back<Angle>&Amp';
+    const pem = "-----BEGIN PRIVATE KEY-----\nQXVkaXRLZXlNYXRlcmlhbExpbmVPbmVYWVo=\nQXVkaXRLZXlNYXRlcmlhbExpbmVUd29YWVo=\n-----END PRIVATE KEY-----";
+    const short = "q7z";
+    const dbPass = "Audit-Db-Pass-8821";
+    const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
+    await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
+    await writeFile(join(chart, "templates", "refuse.yaml"), '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "refusing: %s" (b64enc .Values.auth.password)) }}{{- end }}\n');
+    await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
+    await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
+    const yaml = (text: string) => JSON.stringify(text);
+    await writeFile(join(dir, "values", "webapp", "prod.yaml"), `auth:\n  password: ${yaml(tricky)}\npodAnnotations:\n  example.test/dbPass: ${yaml(dbPass)}\n  tls.key: ${yaml(pem)}\n  apikey: ${short}\n`);
+    await writeFile(join(dir, "values", "webapp", "dev.yaml"), `auth:\n  password: ${yaml(tricky)}\nconfig:\n  logLevel: debug\n`);
+    const outputs: string[] = [];
+    for (const format of FORMATS) {
+      for (const argv of [["render", "webapp", "--stack", "prod"], ["diff", "webapp", "--to", "1.0.2", "--stack", "prod"], ["check", "webapp"]]) {
+        if (!formatsOf(argv[0] as never).includes(format)) continue;
+        const result = await cli(dir, [...argv, "--format", format]);
+        outputs.push(`$ ${argv.join(" ")} --format ${format}\n${result.output}\n${result.errors}`);
+      }
+    }
+    const failing = await cli(dir, ["diff", "webapp", "--to", "1.0.2", "--stack", "dev"]);
+    expect(failing.errors).toContain("refusing: ***");
+    outputs.push(failing.errors);
+    const text = outputs.join("\n");
+    // The annotations are there (masked): the audit reads what it claims to.
+    expect(text).toContain("example.test/dbPass");
+    const html = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+    const forms = [tricky, JSON.stringify(tricky).slice(1, -1), html(tricky), html(JSON.stringify(tricky).slice(1, -1)), tricky.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"), Buffer.from(tricky).toString("base64"), encodeURIComponent(tricky), dbPass, Buffer.from(dbPass).toString("base64"), ...pem.split("\n"), JSON.stringify(pem).slice(1, -1)];
+    expect(forms.filter((form) => text.includes(form))).toStrictEqual([]);
+    expect(text).not.toMatch(new RegExp(`(?<![A-Za-z0-9_])${short}(?![A-Za-z0-9_])`));
+  }, 240_000);
 });
+
