@@ -5,6 +5,7 @@ import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord, nestingDepth } from "../util/json.js";
 import { readChartArchive, type ChartFiles } from "./archive.js";
 import { externalRefs } from "./schema-refs.js";
+import { templateReads, underKey } from "./template-reads.js";
 import type { ChartDependency, SubchartValues } from "../model/charts.js";
 
 export interface ChartInspection {
@@ -44,6 +45,12 @@ export interface ChartInspection {
   schemaReachesOut?: boolean;
   /** A template (subcharts' included) renders a Secret: what it is given may end up in one. */
   rendersSecrets?: boolean;
+  /**
+   * Values paths the templates read (`a.b`; a subchart's under its key; `*`
+   * when the chart hands its values on whole): keys known to the chart
+   * whatever values.yaml and the schema say.
+   */
+  templateReads?: string[];
 }
 
 const MAX_DEPTH = 3;
@@ -60,7 +67,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true, readsClock: false, reachesOut: false, secrets: false, crds: [] as string[] };
+  const nested = { deterministic: true, readsClock: false, reachesOut: false, secrets: false, crds: [] as string[], reads: [] as string[] };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
@@ -88,6 +95,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)),
     schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
     rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
+    templateReads: [...new Set([...ownReads(chart, hookFiles, dependencies), ...nested.reads])].sort(),
   };
 }
 
@@ -126,6 +134,17 @@ function readValues(chart: ChartFiles, label: string): Record<string, unknown> {
   // Helm reads a chart's defaults as it reads values files: YAML 1.1.
   const values = parseFile(file, label, "values.yaml", HELM_YAML);
   return isRecord(values) ? values : {};
+}
+
+/** The chart's own templates' reads, and those of subcharts vendored unpacked (charts/<name>/templates/) under their key. */
+function ownReads(chart: ChartFiles, files: readonly string[], dependencies: readonly ChartDependency[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const path of files) {
+    const sub = /^charts\/([^/]+)\/templates\//.exec(path)?.[1];
+    const key = sub === undefined ? "" : (dependencies.find((dependency) => dependency.name === sub)?.alias ?? sub);
+    (groups.get(key) ?? groups.set(key, []).get(key))?.push(chart.files.get(path)?.toString("utf8") ?? "");
+  }
+  return [...groups].flatMap(([key, texts]) => (key === "" ? templateReads(texts) : underKey(key, templateReads(texts))));
 }
 
 /** The schemas of subcharts vendored unpacked (charts/<name>/values.schema.json), which Helm validates too. */
@@ -224,7 +243,7 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[] }): Promise<SubchartValues[]> {
+async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] }): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
@@ -239,6 +258,7 @@ async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>,
       (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
     }
     const declared = dependencies.find((dependency) => dependency.name === inner.name);
+    nested.reads.push(...underKey(declared?.alias ?? inner.name, inner.templateReads ?? []));
     // The version in the archive, not the range Chart.yaml asks for.
     if (declared !== undefined) declared.vendoredVersion = inner.version;
     out.push({

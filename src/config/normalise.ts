@@ -202,7 +202,7 @@ function normaliseStacks(value: Record<string, unknown>, problems: Problems): St
   for (const name of Object.keys(value).sort()) {
     const written = parse(stackSchema, isRecord(value[name]) || value[name] === undefined ? value[name] : value[name], `stacks.${name}`, problems);
     if (written === undefined) continue;
-    stacks.push({ name, kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion, apiVersions: [...(written.apiVersions ?? [])].sort() });
+    stacks.push({ name, kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion, apiVersions: [...(written.apiVersions ?? [])].sort(), ...(written.offline === true ? { offline: true } : {}) });
   }
   return stacks;
 }

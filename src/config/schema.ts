@@ -203,8 +203,16 @@ export const stackSchema = z.strictObject(
     kubeVersion: z.string({ error: 'expected a Kubernetes version like "1.31.0"' }).refine((value) => semver.coerce(value) !== null, { message: 'expected a Kubernetes version like "1.31.0"' }),
     /** Extra API versions the cluster serves (`monitoring.coreos.com/v1`, …). */
     apiVersions: z.array(z.string(), { error: 'expected a list like ["monitoring.coreos.com/v1"]' }).optional(),
+    /**
+     * The program deploys this stack without a cluster (a provider with
+     * renderYamlToDirectory): the provider's Helm then renders helm.v4.Chart
+     * charts for Kubernetes v1.20.0 with its default API versions, and so does
+     * chartroom, so that its review and checks see what the engine writes.
+     * @default false
+     */
+    offline: boolean.optional(),
   },
-  { error: "expected { kubeVersion, apiVersions? }" },
+  { error: "expected { kubeVersion, apiVersions?, offline? }" },
 );
 
 /** The top level, with each part's shape checked by the schemas above. */

@@ -50,6 +50,8 @@ export interface StackSpec {
   name: string;
   kubeVersion: string;
   apiVersions: string[];
+  /** Deployed without a cluster (renderYamlToDirectory): helm.v4.Chart renders for v1.20.0. */
+  offline?: boolean;
 }
 
 /** The config after validation: repositories, charts sorted by key, stacks. */

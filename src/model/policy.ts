@@ -39,6 +39,13 @@ export interface RuleResult {
   message: string;
   /** The field or value to change. */
   hint?: string;
+  /**
+   * At most this severity, whatever the rule's: for what the render cannot
+   * tell for sure (an operator may create the pods, a container may listen on
+   * a port it does not declare). An error means the deploy certainly fails or
+   * serves nothing.
+   */
+  severity?: "warning" | "info";
 }
 
 /** A policy rule: built in, or written in policies/*.ts with `definePolicy`. */

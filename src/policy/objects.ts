@@ -85,6 +85,10 @@ interface StackIndex {
   selected: WeakMap<KubernetesObject, PodTemplate[]>;
   /** `kind namespace name` → the objects (hooks left out). */
   named: Map<string, KubernetesObject[]>;
+  /** `kind namespace name` → hook objects: there for part of a release's life only. */
+  hooks: Map<string, KubernetesObject[]>;
+  /** Custom resources by namespace (hooks left out): an operator may create pods from them. */
+  custom: Map<string, KubernetesObject[]>;
 }
 
 // Built once per stack run, not once per rule and object: rules look up
@@ -100,17 +104,44 @@ function push<T>(map: Map<string, T[]>, key: string, item: T): void {
 function indexOf(context: PolicyContext): StackIndex {
   let index = indexes.get(context.charts);
   if (index !== undefined) return index;
-  index = { pods: new Map(), named: new Map(), selected: new WeakMap() };
+  index = { pods: new Map(), named: new Map(), selected: new WeakMap(), hooks: new Map(), custom: new Map() };
   for (const objects of context.charts.values()) {
     for (const object of objects) {
-      if (object.hook !== undefined) continue;
+      if (object.hook !== undefined) {
+        push(index.hooks, `${object.kind} ${object.namespace} ${object.name}`, object);
+        continue;
+      }
       push(index.named, `${object.kind} ${object.namespace} ${object.name}`, object);
       const template = podTemplate(object);
       if (template !== undefined) push(index.pods, object.namespace, template);
+      if (isCustomResource(object)) push(index.custom, object.namespace, object);
     }
   }
   indexes.set(context.charts, index);
   return index;
+}
+
+// API groups Kubernetes serves itself: anything else is a custom resource.
+const BUILT_IN_GROUPS = new Set(["", "apps", "batch", "autoscaling", "policy", "extensions", "apiextensions.k8s.io"]);
+
+/** An object of a kind no built-in API serves (what an operator reconciles). */
+export function isCustomResource(object: Pick<KubernetesObject, "group">): boolean {
+  return !BUILT_IN_GROUPS.has(object.group) && !object.group.endsWith(".k8s.io");
+}
+
+/** Custom resources the stack renders in a namespace: an operator may create pods from any of them. */
+export function customResourcesIn(context: PolicyContext, namespace: string): readonly KubernetesObject[] {
+  return indexOf(context).custom.get(namespace) ?? [];
+}
+
+/** Whether any chart of the stack renders pods in a namespace (hooks aside). */
+export function rendersPodsIn(context: PolicyContext, namespace: string): boolean {
+  return (indexOf(context).pods.get(namespace)?.length ?? 0) > 0;
+}
+
+/** Hook objects of a kind and name in the stack, in a namespace. */
+export function hooksNamed(context: PolicyContext, kind: string, namespace: string, name: string, group?: string): readonly KubernetesObject[] {
+  return (indexOf(context).hooks.get(`${kind} ${namespace} ${name}`) ?? []).filter((object) => group === undefined || object.group === group);
 }
 
 /** The pod templates a Service's selector picks, across the stack, in its namespace. */

@@ -38,7 +38,7 @@ export function runPolicies(run: PolicyRun): Finding[] {
       const severity = severityOf(rule, run.settings, run.stack);
       if (severity === "off") continue;
       for (const result of rule.check(chart.objects, context)) {
-        const finding: Finding = { rule: rule.id, severity, chart: chart.key, stack: run.stack, message: result.message };
+        const finding: Finding = { rule: rule.id, severity: milder(severity, result.severity), chart: chart.key, stack: run.stack, message: result.message };
         if (result.object !== undefined) finding.object = displayName(result.object);
         if (result.path !== undefined) finding.path = result.path;
         if (result.hint !== undefined) finding.hint = result.hint;
@@ -53,6 +53,13 @@ export function runPolicies(run: PolicyRun): Finding[] {
     }
   }
   return [...out, ...exceptionFindings(run, used)];
+}
+
+const RANK: Record<Severity, number> = { error: 2, warning: 1, info: 0 };
+
+/** A result's own cap on its rule's severity: the milder of the two. */
+function milder(severity: Severity, cap: Severity | undefined): Severity {
+  return cap !== undefined && RANK[cap] < RANK[severity] ? cap : severity;
 }
 
 function severityOf(rule: PolicyRule, settings: PolicySettings, stack: string): Severity | "off" {

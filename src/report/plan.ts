@@ -19,6 +19,8 @@ export interface PlanRow {
   /** Policy findings of the pinned version, every stack together (silenced ones not counted). */
   findings?: { errors: number; warnings: number };
   problems: string[];
+  /** What the engine will do that the rest of the row does not say (a chart the provider cannot render offline). */
+  notes?: string[];
 }
 
 /** `chartroom plan`: every declared chart, its pin verified, what is newer and what that does. */
@@ -66,7 +68,13 @@ export function planText(report: PlanReport, paint: Paint): string {
   const verified = rows.filter((row) => row.verified).length;
   const next = nextLines(rows);
   const nextBlock = next.length === 0 ? "" : `\n\nWhat the next version does (chartroom diff <chart> --to <version> for details):\n${next.join("\n")}`;
-  return `${textTable(HEADERS, painted)}${nextBlock}\n\n${rows.length} charts, ${verified} verified against charts.lock.json${policyLine(rows)}`;
+  const notes = noteLines(rows);
+  const notesBlock = notes.length === 0 ? "" : `\n\nNotes:\n${notes.join("\n")}`;
+  return `${textTable(HEADERS, painted)}${nextBlock}${notesBlock}\n\n${rows.length} charts, ${verified} verified against charts.lock.json${policyLine(rows)}`;
+}
+
+function noteLines(rows: PlanRow[]): string[] {
+  return rows.flatMap((row) => (row.notes ?? []).map((note) => `  ${row.chart}: ${note}`));
 }
 
 function policyLine(rows: PlanRow[]): string {
@@ -78,5 +86,6 @@ function policyLine(rows: PlanRow[]): string {
 
 export function planMarkdown(report: PlanReport): string {
   const next = nextLines(report.charts);
-  return [`### chartroom plan`, "", markdownTable(HEADERS.map((h) => h.toLowerCase()), cells(report.charts)), ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"]), ...(policyLine(report.charts) === "" ? [] : ["", policyLine(report.charts).slice(2)])].join("\n");
+  const notes = noteLines(report.charts);
+  return [`### chartroom plan`, "", markdownTable(HEADERS.map((h) => h.toLowerCase()), cells(report.charts)), ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"]), ...(notes.length === 0 ? [] : ["", "Notes:", "", ...notes.map((note) => `-${note.slice(1)}`)]), ...(policyLine(report.charts) === "" ? [] : ["", policyLine(report.charts).slice(2)])].join("\n");
 }

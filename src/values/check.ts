@@ -15,6 +15,8 @@ export interface ValuesContract {
   schema?: unknown;
   schemaDigest?: string;
   subcharts: SubchartValues[];
+  /** Values paths the chart's templates read (`a.b`, subcharts' under their key; `*`: the values are handed on whole). */
+  reads?: readonly string[];
 }
 
 /** One problem with a chart's values: the rule, the key, where it was written, and a hint. Values are never printed. */
@@ -144,6 +146,23 @@ function allowedList(values: readonly unknown[]): string {
   return values.length > 10 ? `${shown}, … (${values.length} in all)` : shown;
 }
 
+/** The templates' reads as prefixes: is a path read (or below a read), or above something read? */
+function readIndex(reads: readonly string[]): { whole: boolean; at(path: readonly string[]): "taken" | "inside" | undefined } {
+  const taken = new Set(reads);
+  const above = new Set<string>();
+  for (const read of reads) {
+    const parts = read.split(".");
+    for (let i = 1; i < parts.length; i++) above.add(parts.slice(0, i).join("."));
+  }
+  return {
+    whole: taken.has("*"),
+    at(path) {
+      for (let i = 1; i <= path.length; i++) if (taken.has(path.slice(0, i).join("."))) return "taken";
+      return above.has(path.join(".")) ? "inside" : undefined;
+    },
+  };
+}
+
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) node = isRecord(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
@@ -160,6 +179,8 @@ type Unknown = Pick<ValuesFinding, "severity" | "rule" | "path" | "message" | "h
 export function unknownKeys(user: Values, contract: ValuesContract, prefix: string[]): Unknown[] {
   const out: Unknown[] = [];
   const defaults = withSubchartDefaults(contract);
+  const reads = readIndex(contract.reads ?? []);
+  if (reads.whole) return out;
   const walk = (node: Values, known: unknown, schemaRoot: unknown, schema: unknown, path: string[]) => {
     const knownMap = isRecord(known) ? known : undefined;
     if (path.length > 0 && knownMap !== undefined && Object.keys(knownMap).length === 0) return;
@@ -170,7 +191,10 @@ export function unknownKeys(user: Values, contract: ValuesContract, prefix: stri
       const sub = contract.subcharts.find((item) => path.length === 0 && item.key === key);
       const childSchema = sub !== undefined && sub.schemaDocument !== undefined ? sub.schemaDocument : schemaAt(schemaRoot, schema, key);
       const childRoot = sub !== undefined && sub.schemaDocument !== undefined ? sub.schemaDocument : schemaRoot;
-      const isKnown = (knownMap !== undefined && Object.hasOwn(knownMap, key)) || childSchema !== undefined;
+      const read = reads.at([...path, key]);
+      // A template reads this key, or a map above it (`toYaml .Values.extraEnv`): all of it is taken.
+      if (read === "taken") continue;
+      const isKnown = (knownMap !== undefined && Object.hasOwn(knownMap, key)) || childSchema !== undefined || read === "inside";
       if (!isKnown) {
         if (knownMap === undefined && schema === undefined) continue;
         const match = nearest(key, candidates);

@@ -58,8 +58,8 @@ export function inspectionOf(project: Project, archive: FetchedArchive, label: s
 const inspectionRecord = z.custom<ChartInspection>((value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string" && typeof (value as { deterministic?: unknown }).deterministic === "boolean");
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
-  // Format 6: schemaReachesOut, rendersSecrets.
-  const records = recordStore(project.cacheRoot, "inspection", 6, inspectionRecord);
+  // Format 7: schemaReachesOut, rendersSecrets, templateReads.
+  const records = recordStore(project.cacheRoot, "inspection", 7, inspectionRecord);
   const cached = await records.read(archive.digest);
   if (cached !== null) return cached;
   const found = await inspectArchive(archive.data, label);
@@ -79,7 +79,7 @@ export async function contractFor(project: Project, spec: ChartSpec, target: Arc
 }
 
 export function contractOf(found: ChartInspection): ValuesContract {
-  return { defaults: found.defaults, schema: found.schemaDocument, schemaDigest: found.schema?.digest, subcharts: found.subcharts };
+  return { defaults: found.defaults, schema: found.schemaDocument, schemaDigest: found.schema?.digest, subcharts: found.subcharts, reads: found.templateReads ?? [] };
 }
 
 /**

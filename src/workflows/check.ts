@@ -6,7 +6,8 @@ import type { CheckReport } from "../report/check.js";
 import { mapLimit } from "../util/pool.js";
 import { checkValues, type ValuesFinding } from "../values/check.js";
 import { SchemaCache } from "../values/schema.js";
-import { contractFor } from "./archives.js";
+import { offlineRefusal } from "../engine/offline.js";
+import { archiveFor, contractFor, inspectionOf } from "./archives.js";
 import { policyChart, policyFindings, startPolicies } from "./policies.js";
 import { type Project, valuesLayers } from "./project.js";
 import type { StackSpec } from "../config/types.js";
@@ -35,8 +36,12 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
   const charts = selectCharts(project, options.charts);
   const stacks = stacksFor(project, options.stack);
   const values = await mapLimit(charts, 8, async (spec) => {
-    const contract = await contractFor(project, spec, { pin: requirePin(project, spec) });
+    const pin = requirePin(project, spec);
+    const contract = await contractFor(project, spec, { pin });
     const found: ValuesFinding[] = [];
+    const offline = offlineRefusal(pin.engine.name, (await inspectionOf(project, await archiveFor(project, spec, { pin }), spec.key)).kubeVersion);
+    // Information for every stack: an error where the stack is declared offline (its render fails then).
+    if (offline !== undefined) found.push({ chart: spec.key, stack: "*", severity: "info", rule: "engine-offline", path: "Chart.yaml#kubeVersion", message: offline, hint: "deploy it with a provider that reaches the cluster, or pin a version that accepts v1.20" });
     for (const stack of stacks) {
       const layers = await valuesLayers(project, spec.key, stack?.name);
       found.push(...checkValues({ chart: spec.key, stack: stackName(stack), contract, layers, schemas }).findings);

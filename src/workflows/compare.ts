@@ -10,7 +10,8 @@ import { sameValue } from "../util/tree.js";
 import { mergeLayers } from "../values/coalesce.js";
 import { contractDiff, type ContractChange } from "../values/contract.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
-import { contractFor, type ArchiveTarget } from "./archives.js";
+import { offlineRefusal } from "../engine/offline.js";
+import { archiveFor, contractFor, inspectionOf, type ArchiveTarget } from "./archives.js";
 import { type Project, valuesLayers } from "./project.js";
 import { helmMismatch, providerHelm } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
@@ -50,6 +51,8 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const embedded = engine === "chart" ? await providerHelm((after ?? before)?.project as Project) : undefined;
   const mismatch = helm === undefined || embedded === undefined ? undefined : helmMismatch(helm.split(" ")[0] ?? helm, embedded);
   if (mismatch !== undefined) report.notes.push(mismatch);
+  const offline = after === null ? undefined : await offlineNote(after, engine);
+  if (offline !== undefined) report.notes.push(offline);
   if (before !== null && after !== null && next !== null && old?.version !== next?.version) {
     report.contract = await renderedIgnores(after, stack, options, next, await contractChanges(before, after, stack));
   }
@@ -92,6 +95,12 @@ async function contractChanges(before: Side, after: Side, stack: StackSpec | und
   const [was, now] = await settleAll([contractFor(before.project, before.spec, before.target), contractFor(after.project, after.spec, after.target)]);
   const layers = await valuesLayers(after.project, after.spec.key, stack?.name);
   return contractDiff(mergeLayers(layers.map((layer) => layer.values)), was, now);
+}
+
+/** A chart the provider cannot render without a cluster, said before `pulumi preview` says it. */
+async function offlineNote(side: Side, engine: "chart" | "release"): Promise<string | undefined> {
+  const inspection = await inspectionOf(side.project, await archiveFor(side.project, side.spec, side.target), side.spec.key);
+  return offlineRefusal(engine, inspection.kubeVersion);
 }
 
 /** `1.2.3 | wanted | latest`: the version a chart would move to, as the repository lists it. */

@@ -6,7 +6,8 @@ import { staleReasons } from "../lockfile/stale.js";
 import type { PlanReport, PlanRow } from "../report/plan.js";
 import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
-import { archiveFor } from "./archives.js";
+import { offlineRefusal } from "../engine/offline.js";
+import { archiveFor, inspectionOf } from "./archives.js";
 import { compareSides, versionTarget } from "./compare.js";
 import { policyFindings, stackCharts, startPolicies } from "./policies.js";
 import type { Project } from "./project.js";
@@ -70,8 +71,10 @@ async function planRow(project: Project, spec: ChartSpec): Promise<PlanRow> {
   try {
     const versions = await sourceOf(project, spec).listVersions(spec.chart);
     row.outdated = outdatedRow(spec, pin, versions);
-    await archiveFor(project, spec, { pin }, versions);
+    const archive = await archiveFor(project, spec, { pin }, versions);
     row.verified = true;
+    const offline = offlineRefusal(pin.engine.name, (await inspectionOf(project, archive, spec.key)).kubeVersion);
+    if (offline !== undefined) row.notes = [offline];
   } catch (error) {
     if (!ChartroomError.isInstance(error)) throw error;
     row.problems.push(`${error.code}: ${error.message}`);

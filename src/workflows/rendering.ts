@@ -2,6 +2,7 @@ import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
+import { engineKubernetes } from "../engine/offline.js";
 import { readTextFor } from "../util/fs.js";
 import { join } from "node:path";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
@@ -73,8 +74,8 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
     label,
     releaseName: spec.releaseName,
     namespace: spec.namespace,
-    kubeVersion: stack?.kubeVersion,
-    apiVersions: stack?.apiVersions ?? [],
+    // As the engine renders it: an offline stack's helm.v4.Chart charts for the provider's v1.20.0.
+    ...engineKubernetes(engineOf(project, spec), stack),
     values: [...files, ...(request.extra ?? [])],
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),

@@ -8,15 +8,15 @@ import { cli, copyPlatform, editFile, snapshot } from "../helpers/platform.js";
 /**
  * The example's webapp with three mistakes no single object shows: a metrics
  * Service whose selector has a typo, the main Service's targetPort naming a
- * port no container has, and a readiness probe on a port the container does
- * not expose. Published as webapp 1.0.2 next to the others in charts/.
+ * port no container has, and a readiness probe on a named port the container
+ * does not define (a numeric port is valid whether listed or not). Published as webapp 1.0.2 next to the others in charts/.
  */
 async function withBrokenWebapp(): Promise<string> {
   const dir = await copyPlatform();
   const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
   await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
   await editFile(join(chart, "templates", "service.yaml"), (text) => text.replace("targetPort: http", "targetPort: web"));
-  await editFile(join(chart, "templates", "deployment.yaml"), (text) => text.replace("              protocol: TCP\n", "              protocol: TCP\n          readinessProbe:\n            httpGet: { path: /ready, port: 9090 }\n"));
+  await editFile(join(chart, "templates", "deployment.yaml"), (text) => text.replace("              protocol: TCP\n", "              protocol: TCP\n          readinessProbe:\n            httpGet: { path: /ready, port: health }\n"));
   await writeFile(
     join(chart, "templates", "metrics-service.yaml"),
     'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include "webapp.fullname" . }}-metrics\nspec:\n  ports:\n    - { name: metrics, port: 9100, targetPort: 8080 }\n  selector:\n    app.kubernetes.io/nmae: {{ .Chart.Name }}\n',

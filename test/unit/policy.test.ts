@@ -243,5 +243,82 @@ describe("policy files", () => {
     const yaml = `apiVersion: v1\nkind: ${kind}\nmetadata: { name: ${"a".repeat(length)} }\n`;
     expect((await rulesFired(yaml)).includes("object-name")).toBe(refused);
   });
+
+});
+
+describe("the built-in rules on the patterns of real charts", () => {
+  const hookAnnotations = (events: string, weight: number, policy = "before-hook-creation,hook-succeeded") => `annotations: { "helm.sh/hook": "${events}", "helm.sh/hook-weight": "${weight}", "helm.sh/hook-delete-policy": "${policy}" }`;
+  const serviceAccount = (name: string, annotations = "") => `apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: ${name}${annotations === "" ? "" : `, ${annotations}`} }\n`;
+  const job = (name: string, account: string, annotations: string, extra = "") => `apiVersion: batch/v1\nkind: Job\nmetadata: { name: ${name}, ${annotations} }\nspec:\n  template:\n    spec:\n      serviceAccountName: ${account}\n      restartPolicy: Never${extra}\n      containers: [{ name: job, image: registry.example.test/job:1.0.0 }]\n`;
+  const errors = async (charts: PolicyChart[], rule: string) => (await findings(charts)).filter((f) => f.rule === rule).map((f) => [f.severity, f.object, f.message]);
+  const release = (yaml: string) => chart("app", yaml, { engine: "release" });
+
+  it("lets hooks use the ServiceAccount a hook of the same phases creates (an admission webhook's patch Job)", async () => {
+    const events = "pre-install,pre-upgrade,post-install,post-upgrade";
+    const yaml = `${serviceAccount("admission", hookAnnotations(events, -1))}---\n${job("admission-create", "admission", hookAnnotations("pre-install,pre-upgrade", 0))}---\n${job("admission-patch", "admission", hookAnnotations("post-install,post-upgrade", 0))}`;
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([]);
+  });
+
+  it("lets a release object use what a pre-install hook creates and keeps", async () => {
+    const yaml = `${serviceAccount("init", hookAnnotations("pre-install", -5, "before-hook-creation"))}---\n${deployment("app: web", `${GOOD_POD}\n  serviceAccountName: init`)}`;
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([]);
+  });
+
+  it("lets a test hook use the ConfigMap a test hook creates", async () => {
+    const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: tests, annotations: { "helm.sh/hook": test } }\ndata: { run.sh: "true" }\n`;
+    const pod = `apiVersion: v1\nkind: Pod\nmetadata: { name: test, annotations: { "helm.sh/hook": test } }\nspec:\n  restartPolicy: Never\n  containers: [{ name: t, image: registry.example.test/t:1.0.0 }]\n  volumes: [{ name: tests, configMap: { name: tests } }]\n`;
+    expect(await errors([release(`${configMap}---\n${pod}`)], "reference-exists")).toStrictEqual([]);
+  });
+
+  it("says a pre-install Job cannot use what only a post-install hook creates, naming the phase", async () => {
+    const yaml = `${serviceAccount("late", hookAnnotations("post-install", 0))}---\n${job("early", "late", hookAnnotations("pre-install", 0))}`;
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([["error", "Job.batch web/early", "names ServiceAccount web/late, which the chart creates only as a hook that is not there when this pre-install hook runs (pre-install)"]]);
+  });
+
+  it("warns that a pre-install Job using a release object fails on a first install only", async () => {
+    const yaml = `${serviceAccount("main")}---\n${job("migrate", "main", hookAnnotations("pre-install,pre-upgrade", 0))}`;
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([["warning", "Job.batch web/migrate", "names ServiceAccount web/main, which does not exist yet when this pre-install,pre-upgrade hook runs on a first install (pre-install): the install fails, upgrades work"]]);
+  });
+
+  it("finds under helm.v4.Chart that a hook's ServiceAccount is never created for a release object", async () => {
+    const yaml = `${serviceAccount("init", hookAnnotations("pre-install", -5, "before-hook-creation"))}---\n${deployment("app: web", `${GOOD_POD}\n  serviceAccountName: init`)}`;
+    expect(await errors([chart("app", yaml)], "reference-exists")).toStrictEqual([["error", "Deployment.apps web/web", "names ServiceAccount web/init, which only a hook creates, and helm.v4.Chart drops hooks"]]);
+  });
+
+  it("takes numeric probe ports as valid, and refuses a name no container defines", async () => {
+    expect(await rulesFired(deployment("app: web", GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "readinessProbe: { httpGet: { path: /ready, port: 9102 } }")))).not.toContain("probe-port");
+    expect(await rulesFired(deployment("app: web", GOOD_POD.replace("port: http", "port: metrics")))).toContain("probe-port");
+  });
+
+  it("warns, not errs, about a Service selecting pods an operator creates from a custom resource of its namespace", async () => {
+    const prometheus = `apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: { name: k8s }\nspec: { replicas: 2 }\n`;
+    const operated = `apiVersion: v1\nkind: Service\nmetadata: { name: prometheus-operated }\nspec:\n  selector: { app.kubernetes.io/name: prometheus }\n  ports: [{ name: web, port: 9090, targetPort: web }]\n`;
+    const found = (await findings([chart("app", `${prometheus}---\n${operated}`)])).filter((f) => f.rule.startsWith("service-"));
+    expect(found.map((f) => [f.rule, f.severity])).toStrictEqual([["service-selects-pods", "warning"]]);
+    expect(found[0]?.message).toContain("an operator may create them from the custom resources in namespace web (Prometheus k8s)");
+  });
+
+  it("warns, not errs, about a Service selecting control-plane pods in kube-system", async () => {
+    const scheduler = `apiVersion: v1\nkind: Service\nmetadata: { name: kube-scheduler, namespace: kube-system }\nspec:\n  selector: { component: kube-scheduler }\n  ports: [{ name: metrics, port: 10259, targetPort: 10259 }]\n`;
+    const found = (await findings([chart("app", `${deployment()}---\n${scheduler}`)])).filter((f) => f.rule.startsWith("service-"));
+    expect(found.map((f) => [f.rule, f.severity])).toStrictEqual([["service-selects-pods", "warning"]]);
+  });
+
+  it("keeps both errors for a Service that selects nothing and targets a name no container of the chart defines", async () => {
+    const found = (await findings([chart("app", `${deployment()}---\n${service("app: wbe", "metrics")}`)])).filter((f) => f.rule.startsWith("service-"));
+    expect(found.map((f) => [f.rule, f.severity])).toStrictEqual([["service-selects-pods", "error"], ["service-target-port", "error"]]);
+  });
+
+  it("warns about a numeric targetPort the selected pods do not list: a container may listen on it", async () => {
+    const found = (await findings([chart("app", `${deployment()}---\n${service("app: web", "9090")}`)])).filter((f) => f.rule === "service-target-port");
+    expect(found.map((f) => f.severity)).toStrictEqual(["warning"]);
+  });
+
+  it.each([["extensions/v1beta1"], ["networking.k8s.io/v1beta1"]])("reads the %s Ingress backend form (serviceName, servicePort)", async (apiVersion) => {
+    const ingress = (name: string, port: string) => `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, backend: { serviceName: ${name}, servicePort: ${port} } }] } }] }\n`;
+    expect((await findings([chart("app", `${service()}---\n${ingress("web", "80")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend")).toStrictEqual([]);
+    expect((await findings([chart("app", `${service()}---\n${ingress("missing", "80")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend").map((f) => f.message)).toStrictEqual(["sends traffic to Service web/missing, which does not exist in the stack"]);
+    expect((await findings([chart("app", `${service()}---\n${ingress("web", "8443")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend").map((f) => f.message)).toStrictEqual(["sends traffic to port 8443 of Service web/web, which has no such port"]);
+  });
 });
 

@@ -1,5 +1,8 @@
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
-import { containerPorts, containers, describePort, exists, find, hasPort, isEmptySelector, list, matches, podsIn, podTemplate, portRef, record, selectedPods, text, type Json } from "../objects.js";
+import { editDistance } from "../../util/nearest.js";
+import { presenceFor } from "../hook-phases.js";
+import type { PodTemplate } from "../objects.js";
+import { containerPorts, containers, customResourcesIn, describePort, exists, find, hasPort, hooksNamed, isEmptySelector, list, matches, podsIn, podTemplate, portRef, record, rendersPodsIn, selectedPods, text, type Json } from "../objects.js";
 
 // The agreement chain: objects that are each valid alone but must agree with
 // one another for the workload to serve anything. Checked across every chart
@@ -16,40 +19,62 @@ function selects(service: KubernetesObject): boolean {
 
 export const serviceSelectsPods: PolicyRule = {
   id: "service-selects-pods",
-  description: "A Service's selector matches the pod template labels of some workload in its namespace.",
+  description: "A Service's selector matches the pod template labels of some workload in its namespace (a warning where an operator or the cluster may provide the pods).",
   severity: "error",
   check(objects, context) {
     return services(objects)
       .filter((service) => selects(service) && selectedPods(service, context).length === 0)
-      .map((service) => ({
-        object: service,
-        path: "spec.selector",
-        message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${JSON.stringify(record(service.body.spec).selector)}`,
-        hint: "make spec.selector match the pod template labels of the workload it fronts",
-      }));
+      .map((service) => ({ object: service, path: "spec.selector", ...unselected(service, context) }));
   },
 };
 
+/**
+ * Why a Service selects nothing the stack renders, and how sure that is:
+ * pods an operator creates from a custom resource of the namespace, or pods
+ * of a namespace no chart of the stack deploys into (kube-system's control
+ * plane), are beyond the render, so those are warnings.
+ */
+function unselected(service: KubernetesObject, context: Parameters<PolicyRule["check"]>[1]): Pick<RuleResult, "message" | "hint" | "severity"> {
+  const selector = JSON.stringify(record(service.body.spec).selector);
+  // A selector a letter or two away from a workload's labels is a typo whatever else the namespace holds.
+  const near = nearMiss(record(record(service.body.spec).selector), podsIn(context, service.namespace));
+  if (near !== undefined) return { message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}; ${near.object.kind} ${near.object.name} has ${JSON.stringify(near.labels)}`, hint: "make spec.selector match the pod template labels of the workload it fronts (a typo?)" };
+  const custom = customResourcesIn(context, service.namespace);
+  if (custom.length > 0) {
+    const named = custom.slice(0, 3).map((object) => `${object.kind} ${object.name}`).join(", ");
+    return { message: `selects no pods the stack renders (${selector}); an operator may create them from the custom resources in namespace ${service.namespace} (${named}${custom.length > 3 ? ", …" : ""})`, hint: "nothing to do if the operator's pods carry these labels; otherwise make spec.selector match the workload it fronts", severity: "warning" };
+  }
+  const chartNamespace = context.charts.get(context.chart)?.some((object) => object.hook === undefined && object.namespace === service.namespace && podTemplate(object) !== undefined);
+  if (!chartNamespace && !rendersPodsIn(context, service.namespace)) {
+    return { message: `selects pods in namespace ${service.namespace} (${selector}), where no chart of the stack runs any: they come from the cluster or another tool, which chartroom cannot see`, hint: "nothing to do if they exist there (control-plane components); declare them external in policies/ to say so", severity: "warning" };
+  }
+  return { message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}`, hint: "make spec.selector match the pod template labels of the workload it fronts" };
+}
+
 export const serviceTargetPort: PolicyRule = {
   id: "service-target-port",
-  description: "Each Service port's targetPort (number or name) is a port the selected pods' containers declare.",
+  description: "Each Service port's named targetPort is a port the selected pods' containers name (a number they do not list is a warning: a container may listen without declaring it).",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
     for (const service of services(objects).filter(selects)) {
-      const pods = selectedPods(service, context);
-      if (pods.length === 0) continue;
+      const selected = selectedPods(service, context);
+      // Selecting nothing: the chart's own pods are what its named ports can come from (unless an operator makes the pods).
+      if (selected.length === 0 && customResourcesIn(context, service.namespace).length > 0 && nearMiss(record(record(service.body.spec).selector), podsIn(context, service.namespace)) === undefined) continue;
+      const pods = selected.length > 0 ? selected : podsOfChart(objects);
       const ports = pods.flatMap((pod) => containers(pod, false).flatMap((item) => containerPorts(item.container)));
-      // A container that declares no ports may still listen: only named ports can be checked then.
-      const declared = ports.length > 0;
       for (const [i, port] of list(record(service.body.spec).ports).entries()) {
         const target = portRef(port.targetPort ?? port.port);
-        if (target === undefined || (!declared && target.name === undefined) || hasPort(ports, target)) continue;
+        if (target === undefined || hasPort(ports, target)) continue;
+        // A number: the container may listen on it without listing it. A name must be defined.
+        if (target.name === undefined && (ports.length === 0 || selected.length === 0)) continue;
+        const whose = selected.length > 0 ? "the selected pods" : "the chart's pods";
         out.push({
           object: service,
           path: `spec.ports[${text(port.name) === undefined ? i : `name=${text(port.name)}`}].targetPort`,
-          message: `targets port ${describePort(target)}, which no container of the selected pods declares (${ports.map(describePort).join(", ") || "none declared"})`,
+          message: target.name === undefined ? `targets port ${describePort(target)}, which no container of ${whose} lists (${ports.map(describePort).join(", ")}); it works only if a container listens there undeclared` : `targets port ${describePort(target)}, which no container of ${whose} names (${ports.map(describePort).join(", ") || "none declared"}): the Service gets no endpoints`,
           hint: "set targetPort to a containerPort (or its name) of the pods",
+          ...(target.name === undefined ? { severity: "warning" as const } : {}),
         });
       }
     }
@@ -57,11 +82,30 @@ export const serviceTargetPort: PolicyRule = {
   },
 };
 
+/** A pod template whose labels the selector misses only by a typo (a key or value a letter or two off). */
+function nearMiss(selector: Record<string, unknown>, pods: readonly PodTemplate[]): PodTemplate | undefined {
+  const wanted = Object.entries(selector).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  if (wanted.length === 0) return undefined;
+  const close = (a: string, b: string) => a === b || (editDistance(a, b) <= 2 && Math.min(a.length, b.length) > 2);
+  return pods.find((pod) => {
+    const labels = Object.entries(pod.labels);
+    return wanted.every(([key, value]) => labels.some(([name, label]) => close(name, key) && close(label, value)));
+  });
+}
+
+/** The pod templates of one chart's objects (hooks left out). */
+function podsOfChart(objects: readonly KubernetesObject[]): PodTemplate[] {
+  return objects.flatMap((object) => {
+    const pod = object.hook === undefined ? podTemplate(object) : undefined;
+    return pod === undefined ? [] : [pod];
+  });
+}
+
 const PROBES = ["livenessProbe", "readinessProbe", "startupProbe"];
 
 export const probePort: PolicyRule = {
   id: "probe-port",
-  description: "A probe's port is one its container declares (a named port must exist).",
+  description: "A probe's named port is one its container names (numbers are always valid).",
   severity: "error",
   check(objects) {
     const out: RuleResult[] = [];
@@ -74,9 +118,9 @@ export const probePort: PolicyRule = {
           const spec = record(container[probe]);
           for (const kind of ["httpGet", "tcpSocket", "grpc"]) {
             const target = portRef(record(spec[kind]).port);
-            if (target === undefined) continue;
-            const known = hasPort(ports, target) || (target.number !== undefined && ports.length === 0);
-            if (!known) out.push({ object, path: `${path}.${probe}.${kind}.port`, message: `probes port ${describePort(target)}, which the container does not declare (${ports.map(describePort).join(", ") || "none declared"})`, hint: "point the probe at a declared containerPort, or declare the port" });
+            // A number is valid whether or not the container lists it (the list is informational); a name must be defined.
+            if (target === undefined || target.name === undefined || hasPort(ports, target)) continue;
+            out.push({ object, path: `${path}.${probe}.${kind}.port`, message: `probes port ${describePort(target)}, which the container does not name (${ports.map(describePort).join(", ") || "none declared"}): the probe fails`, hint: "point the probe at a named containerPort, or at a port number" });
           }
         }
       }
@@ -112,9 +156,17 @@ export const ingressBackend: PolicyRule = {
         const spec = record(object.body.spec);
         const backend = record(record(spec.defaultBackend).service);
         if (Object.keys(backend).length > 0) check(object, "spec.defaultBackend.service", text(backend.name), object.namespace, portOf(backend));
+        // extensions/v1beta1 and networking.k8s.io/v1beta1 name the Service as serviceName/servicePort.
+        const legacy = record(spec.backend);
+        if (text(legacy.serviceName) !== undefined) check(object, "spec.backend", text(legacy.serviceName), object.namespace, legacyPort(legacy.servicePort));
         for (const [r, rule] of list(spec.rules).entries()) {
           for (const [p, path] of list(record(rule.http).paths).entries()) {
-            const service = record(record(path.backend).service);
+            const backend = record(path.backend);
+            if (text(backend.serviceName) !== undefined) {
+              check(object, `spec.rules[${r}].http.paths[${p}].backend`, text(backend.serviceName), object.namespace, legacyPort(backend.servicePort));
+              continue;
+            }
+            const service = record(backend.service);
             check(object, `spec.rules[${r}].http.paths[${p}].backend.service`, text(service.name), object.namespace, portOf(service));
           }
         }
@@ -132,6 +184,12 @@ export const ingressBackend: PolicyRule = {
   },
 };
 
+/** `servicePort: 80` or `servicePort: http` (the v1beta1 form). */
+function legacyPort(value: unknown): { number?: number; name?: string } {
+  const ref = portRef(value);
+  return ref === undefined ? {} : ref;
+}
+
 function portOf(service: Json): { number?: number; name?: string } {
   const port = record(service.port);
   return { number: typeof port.number === "number" ? port.number : undefined, name: text(port.name) };
@@ -139,17 +197,19 @@ function portOf(service: Json): { number?: number; name?: string } {
 
 export const referenceExists: PolicyRule = {
   id: "reference-exists",
-  description: "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack or are declared external.",
+  description: "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, or as hooks when the pod runs) or are declared external.",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
     for (const object of objects) {
       const pod = podTemplate(object);
-      if (pod === undefined) continue;
+      // helm.v4.Chart drops hooks: a hook's pod never runs (hooks-under-chart says so).
+      if (pod === undefined || (object.hook !== undefined && context.engine === "chart")) continue;
       const base = pod.path === "" ? "spec" : `${pod.path}.spec`;
       const need = (kind: string, name: string | undefined, path: string, optional: unknown) => {
-        if (name === undefined || optional === true || exists(context, kind, object.namespace, name, "")) return;
-        out.push({ object, path, message: `names ${kind} ${object.namespace}/${name}, which the stack does not create`, hint: `create it in a chart, mark the reference optional, or declare it external in policies/` });
+        if (name === undefined || optional === true) return;
+        const result = referenceResult(object, kind, name, context);
+        if (result !== undefined) out.push({ object, path, ...result });
       };
       for (const { container, path } of containers(pod)) {
         for (const [i, env] of list(container.env).entries()) {
@@ -182,6 +242,35 @@ export const referenceExists: PolicyRule = {
     return out;
   },
 };
+
+/**
+ * What is wrong with a pod's reference to `kind name`, if anything: nothing
+ * names it; or only hooks create it, and not while this pod runs (a
+ * post-install hook's ServiceAccount for a pre-install Job); or it is there
+ * on upgrades only, so a first install fails. Under helm.v4.Chart hooks are
+ * never created at all.
+ */
+function referenceResult(object: KubernetesObject, kind: string, name: string, context: Parameters<PolicyRule["check"]>[1]): Omit<RuleResult, "object" | "path"> | undefined {
+  const hint = "create it in a chart, mark the reference optional, or declare it external in policies/";
+  const inRelease = find(context, kind, object.namespace, name, "");
+  const external = inRelease === undefined && exists(context, kind, object.namespace, name);
+  if (external) return undefined;
+  const hooks = context.engine === "chart" ? [] : hooksNamed(context, kind, object.namespace, name, "");
+  const targets = [...(inRelease === undefined ? [] : [inRelease]), ...hooks];
+  if (targets.length === 0) {
+    const dropped = context.engine === "chart" && hooksNamed(context, kind, object.namespace, name, "").length > 0;
+    return { message: dropped ? `names ${kind} ${object.namespace}/${name}, which only a hook creates, and helm.v4.Chart drops hooks` : `names ${kind} ${object.namespace}/${name}, which the stack does not create`, hint: dropped ? 'deploy the chart with engine: "release"' : hint };
+  }
+  // Another chart's object: its own release creates it.
+  if (inRelease !== undefined && !context.charts.get(context.chart)?.includes(inRelease)) return undefined;
+  const presence = presenceFor(object, targets);
+  if (presence.kind === "present") return undefined;
+  const runs = object.hook === undefined ? "the release's objects are created" : `this ${object.hook.events.join(",")} hook runs`;
+  if (presence.kind === "upgrades-only") {
+    return { message: `names ${kind} ${object.namespace}/${name}, which does not exist yet when ${runs} on a first install (${presence.missingAt}): the install fails, upgrades work`, hint: "create it in an earlier hook (a pre-install hook of lower weight), or make the reference optional", severity: "warning" };
+  }
+  return { message: `names ${kind} ${object.namespace}/${name}, which the chart creates only as a hook that is not there when ${runs} (${presence.missingAt})`, hint: "create it with the release, or in a hook that runs before (a lower weight, an earlier phase) and is not deleted on success" };
+}
 
 export const hpaTarget: PolicyRule = {
   id: "hpa-target",
