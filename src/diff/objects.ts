@@ -6,6 +6,7 @@ import { CONSEQUENCES, type ChangeTag, type EngineStep, type ObjectReport, type 
 import { formatPath } from "../util/tree-path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "../util/tree.js";
+import { providerView } from "./provider-view.js";
 
 export interface DiffOptions {
   /** `id path` strings that change between two renders of the same inputs. */
@@ -50,7 +51,7 @@ export function diffObjects(before: readonly RenderedObject[], given: readonly R
  * template and name pattern are: the after side takes the before side's
  * name, so it is compared, not reported as renamed.
  */
-function alignGenerated(before: readonly RenderedObject[], after: readonly RenderedObject[]): readonly RenderedObject[] {
+export function alignGenerated(before: readonly RenderedObject[], after: readonly RenderedObject[]): readonly RenderedObject[] {
   const lonely = (list: readonly RenderedObject[], other: readonly RenderedObject[]) => {
     const ids = new Set(other.map((object) => object.id));
     return list.filter((object) => object.generatedName !== undefined && !ids.has(object.id));
@@ -75,7 +76,8 @@ function safeBody(object: RenderedObject, options: DiffOptions): Record<string, 
 }
 
 function compare(before: RenderedObject, after: RenderedObject, options: DiffOptions): ObjectReport | undefined {
-  const raw = diffValues(before.body, after.body).filter((change) => !isName(change));
+  // As the engine sends them: a null (or, for built-in kinds, an empty map or list) is no field at all.
+  const raw = diffValues(providerView(before), providerView(after)).filter((change) => !isName(change));
   if (raw.length === 0) return undefined;
   // Helm creates hook objects anew on each run (their delete policy removes
   // the old one), so an immutable field on a hook is not a replacement.

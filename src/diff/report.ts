@@ -1,10 +1,10 @@
-import { displayName, type RenderedObject } from "../model/objects.js";
+import { displayName, stableDisplayName, type RenderedObject } from "../model/objects.js";
 import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
 import type { Finding } from "../model/findings.js";
 import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, SchemaSummary } from "./model.js";
 import { isRecord } from "../util/json.js";
 import { parsePath } from "../util/tree-path.js";
-import { diffObjects } from "./objects.js";
+import { alignGenerated, diffObjects } from "./objects.js";
 
 export interface ChartSide {
   version: string;
@@ -102,7 +102,9 @@ export function isFromCrdsFolder(source: string | undefined): boolean {
   return source !== undefined && /(^|\/)crds\//.test(source) && !/\/templates\//.test(source);
 }
 
-function apartObjects(engine: "chart" | "release", before: readonly RenderedObject[], after: readonly RenderedObject[]): ChartReport["apart"] {
+function apartObjects(engine: "chart" | "release", before: readonly RenderedObject[], given: readonly RenderedObject[]): ChartReport["apart"] {
+  // A test Pod named at random on every render is the same Pod on both sides.
+  const after = alignGenerated(before, given);
   const old = new Map(before.map((object) => [object.id, object]));
   const next = new Map(after.map((object) => [object.id, object]));
   const out: ChartReport["apart"] = [];
@@ -111,7 +113,7 @@ function apartObjects(engine: "chart" | "release", before: readonly RenderedObje
     const reason = notDeployed(engine, object);
     if (reason === undefined) continue;
     const change = !old.has(id) ? "add" : !next.has(id) ? "delete" : JSON.stringify(old.get(id)?.body) === JSON.stringify(next.get(id)?.body) ? "same" : "update";
-    out.push({ id, display: displayName(object), reason, change });
+    out.push({ id, display: stableDisplayName(object), reason, change });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { ExternalObject, KubernetesObject, PolicyContext } from "../model/policy.js";
 import { isRecord } from "../util/json.js";
+import { isCustomResource } from "../render/kinds.js";
 
 // Reading Kubernetes objects the way the rules need them: pod templates,
 // containers, ports, label selectors, and lookups across a whole stack.
@@ -119,14 +120,6 @@ function indexOf(context: PolicyContext): StackIndex {
   }
   indexes.set(context.charts, index);
   return index;
-}
-
-// API groups Kubernetes serves itself: anything else is a custom resource.
-const BUILT_IN_GROUPS = new Set(["", "apps", "batch", "autoscaling", "policy", "extensions", "apiextensions.k8s.io"]);
-
-/** An object of a kind no built-in API serves (what an operator reconciles). */
-export function isCustomResource(object: Pick<KubernetesObject, "group">): boolean {
-  return !BUILT_IN_GROUPS.has(object.group) && !object.group.endsWith(".k8s.io");
 }
 
 /** Custom resources the stack renders in a namespace: an operator may create pods from any of them. */

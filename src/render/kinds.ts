@@ -28,3 +28,11 @@ export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf("/");
   return slash === -1 ? "" : apiVersion.slice(0, slash);
 }
+
+// API groups Kubernetes serves itself: anything else is a custom resource.
+const BUILT_IN_GROUPS = new Set(["", "apps", "batch", "autoscaling", "policy", "extensions"]);
+
+/** An object of a kind no built-in API serves (what an operator reconciles). */
+export function isCustomResource(object: { group: string }): boolean {
+  return !BUILT_IN_GROUPS.has(object.group) && !object.group.endsWith(".k8s.io");
+}

@@ -215,6 +215,15 @@ describe("hooks", () => {
     ]);
   });
 
+  it("pairs a test Pod named at random on each render: the same Pod on both sides, not one gone and one new", () => {
+    const named = (suffix: string, image = "busybox") => ({ ...objects(test.replace("name: probe", `name: probe-${suffix}`).replace("busybox", image))[0], generatedName: "probe-*", source: "app/templates/tests/probe.yaml" }) as RenderedObject;
+    const at = (object: RenderedObject): ChartSide => ({ version: "1.0.0", objects: [object], unstable: new Set() });
+    const same = chartReport({ ...meta, engine: "release" }, at(named("x7k2q")), at(named("p0a9z")), options);
+    expect(same.apart.map((item) => [item.display, item.change])).toStrictEqual([["Pod ns/probe-*", "same"]]);
+    const changed = chartReport({ ...meta, engine: "release" }, at(named("x7k2q")), at(named("p0a9z", "curl")), options);
+    expect(changed.apart.map((item) => [item.display, item.change])).toStrictEqual([["Pod ns/probe-*", "update"]]);
+  });
+
   it("lists test hooks apart under a Release too: only helm test creates them", () => {
     const report = chartReport({ ...meta, engine: "release" }, side(test), side(test.replace("busybox", "curl")), options);
     expect([report.objects, report.apart.map((item) => [item.display, item.reason, item.change])]).toStrictEqual([[], [["Pod ns/probe", "a test hook: only `helm test` creates it", "update"]]]);

@@ -15,6 +15,21 @@ describe("diffObjects", () => {
     expect(diffObjects([a], [structuredClone(a)], options())).toStrictEqual([]);
   });
 
+  it("compares objects as the provider sends them: a null is no field, nor an empty map or list of a built-in kind", () => {
+    const before = object("Deployment", "web", { spec: { selector: { matchLabels: { app: "web" } }, template: { spec: { nodeSelector: null, tolerations: [], containers: [{ name: "web", resources: {} }] } } } });
+    const after = object("Deployment", "web", { spec: { selector: { matchLabels: { app: "web" } }, template: { spec: { containers: [{ name: "web" }] } } } });
+    expect(diffObjects([before], [after], options())).toStrictEqual([]);
+    // A null selector the next version leaves out is not a change of an immutable field.
+    const nulled = object("Deployment", "web", { spec: { selector: { matchLabels: { app: "web" }, matchExpressions: null } } });
+    expect(diffObjects([nulled], [object("Deployment", "web", { spec: { selector: { matchLabels: { app: "web" } } } })], options())).toStrictEqual([]);
+  });
+
+  it("keeps an empty map of a custom resource: the provider sends those as they are", () => {
+    const cr = (spec: Record<string, unknown>): RenderedObject => ({ ...object("Widget", "w", { spec }), id: "example.com/Widget/ns/w", group: "example.com", apiVersion: "example.com/v1" });
+    expect(diffObjects([cr({ tuning: {} })], [cr({})], options()).map((report) => report.changes.map((change) => [change.path, change.op]))).toStrictEqual([[["spec.tuning", "remove"]]]);
+    expect(diffObjects([cr({ tuning: null })], [cr({})], options())).toStrictEqual([]);
+  });
+
   it("keeps the template and hook of each object, and sorts reports by id", () => {
     const hook = { events: ["pre-install"], weight: 0, test: false, deletePolicies: [] };
     const before = [object("ConfigMap", "b", { data: { k: "1" } }, { source: "t/b.yaml" }), object("ConfigMap", "a", { data: { k: "1" } })];
