@@ -77,8 +77,13 @@ export interface ObjectReport {
    * what the engine does about it.
    */
   moved?: { from: string; to: string; consequence: string };
-  /** For `replace`: which immutable fields changed, and what each engine will do. */
-  replacement?: { fields: string[]; consequences: { chart: string; release: string } };
+  /**
+   * For `replace`: which immutable fields changed, what each engine will do,
+   * and in which order helm.v4.Chart's replacement runs: `delete-first` for an
+   * object with a fixed name against a cluster (downtime), `create-first`
+   * without a cluster (renderYamlToDirectory).
+   */
+  replacement?: { fields: string[]; consequences: { chart: string; release: string }; order?: "delete-first" | "create-first" };
 }
 
 /** One chart and stack in a diff: both sides' versions, the objects that change and what the engine does to each. */
@@ -129,6 +134,7 @@ export interface DiffReport {
 
 export const CONSEQUENCES = {
   chart: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
+  chartOffline: "helm.v4.Chart without a cluster (renderYamlToDirectory): Pulumi creates the replacement first, then deletes the original, and that delete removes the file just written: the object is missing from the render folder though the state has it (the provider's behaviour)",
   chartFails: "helm.v4.Chart: Pulumi updates the object and the API server refuses (the field is immutable); the object must be deleted first",
   release: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
   releaseUpdates: "helm.v3.Release: `helm upgrade` updates the object in place",

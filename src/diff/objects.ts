@@ -14,6 +14,8 @@ export interface DiffOptions {
   showSecrets: boolean;
   /** The chart's engine: it decides which changes replace an object. */
   engine: "chart" | "release";
+  /** The stack is deployed without a cluster (renderYamlToDirectory): replacements run create-first. */
+  offline?: boolean;
 }
 
 const RENAME_SIMILARITY = 0.7;
@@ -113,10 +115,10 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   if (replaceFields.size > 0) {
     // Each engine's own story: the provider replaces on its fields, Helm fails on the API server's.
     const consequences = {
-      chart: seen.forceNew ? CONSEQUENCES.chart : CONSEQUENCES.chartFails,
+      chart: !seen.forceNew ? CONSEQUENCES.chartFails : options.offline === true ? CONSEQUENCES.chartOffline : CONSEQUENCES.chart,
       release: seen.immutable ? CONSEQUENCES.release : CONSEQUENCES.releaseUpdates,
     };
-    report.replacement = { fields: [...replaceFields].sort(), consequences };
+    report.replacement = { fields: [...replaceFields].sort(), consequences, ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}) };
   }
   return report;
 }

@@ -26,7 +26,7 @@ export interface ReportOptions {
  * that happen on every render kept but marked.
  */
 export function chartReport(
-  meta: { chart: string; stack: string; engine: "chart" | "release" },
+  meta: { chart: string; stack: string; engine: "chart" | "release"; offline?: boolean },
   before: ChartSide | null,
   after: ChartSide | null,
   options: ReportOptions,
@@ -36,7 +36,7 @@ export function chartReport(
   const unstable = before === null || after === null ? new Set<string>() : new Set([...before.unstable].filter((entry) => after.unstable.has(entry)));
   // What the engine never creates is listed apart, not diffed as deployed.
   const deployed = (object: RenderedObject) => notDeployed(meta.engine, object) === undefined;
-  const all = diffObjects((before?.objects ?? []).filter(deployed), (after?.objects ?? []).filter(deployed), { unstable, showSecrets: options.showSecrets, engine: meta.engine });
+  const all = diffObjects((before?.objects ?? []).filter(deployed), (after?.objects ?? []).filter(deployed), { unstable, showSecrets: options.showSecrets, engine: meta.engine, offline: meta.offline });
   const apart = apartObjects(meta.engine, before?.objects ?? [], after?.objects ?? []);
   const bookkeepingFields = new Set<string>();
   let bookkeepingObjects = 0;
@@ -58,7 +58,9 @@ export function chartReport(
     return `${names.get(id) ?? id}: ${path.join(" ")}`;
   }).sort();
   return {
-    ...meta,
+    chart: meta.chart,
+    stack: meta.stack,
+    engine: meta.engine,
     from: before === null ? null : { version: before.version },
     to: after === null ? null : { version: after.version },
     objects,

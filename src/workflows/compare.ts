@@ -45,7 +45,7 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   const engine = pin?.engine.name ?? "chart";
-  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine }, old, next, options);
+  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) }, old, next, options);
   const helm = (next ?? old)?.helm;
   if (helm !== undefined) report.helm = helm;
   const embedded = engine === "chart" ? await providerHelm((after ?? before)?.project as Project) : undefined;
