@@ -34,5 +34,5 @@ if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry,
 const engine = spawnSync("bash", [resolve(root, "engine/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 if (engine.status !== 0) fail("the engine tests need the Pulumi engine: engine/build.sh failed (see above).");
 
-const build = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) fail("the example Pulumi program imports dist/: `npm run build` failed (see above).");

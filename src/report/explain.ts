@@ -31,6 +31,8 @@ export interface ExplainReport {
   lifecycleHooks: string[];
   /** Per stack: objects changed at every run by fields that differ at each render, and what the engine does to them. */
   churn: Record<string, { object: string; fields: string[]; step: EngineStep }[]>;
+  /** The Helm the engine renders and installs with (the project's @pulumi/kubernetes provider's), when it installs one. */
+  engineHelm?: string;
 }
 
 const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" } as const;
@@ -44,6 +46,7 @@ function lines(report: ExplainReport): string[] {
   if (pin.appVersion !== undefined) out.push(`appVersion  ${pin.appVersion}`);
   out.push(`schema      ${pin.schema === null ? "none (values are checked for unknown keys against the defaults only)" : `${pin.schema.digest}${pin.schema.dialect ? ` (${pin.schema.dialect})` : ""}`}`);
   out.push(`CRDs        ${pin.crds.length === 0 ? "none" : pin.crds.join(", ")}`);
+  if (report.engineHelm !== undefined) out.push(`engine      ${report.engineHelm}`);
   out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map((d) => (d.vendoredVersion !== undefined ? `${d.name} ${d.vendoredVersion} (vendored; Chart.yaml asks for ${d.version})` : `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`)).join(", ")}`);
   out.push("", "hooks by stack:");
   const stacks = pin.renderedHooks ?? { templates: pin.hooks };

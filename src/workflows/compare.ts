@@ -13,7 +13,7 @@ import { highestInRange, latestVersion } from "../versions/resolve.js";
 import { offlineRefusal } from "../engine/offline.js";
 import { archiveFor, contractFor, inspectionOf, type ArchiveTarget } from "./archives.js";
 import { type Project, valuesLayers } from "./project.js";
-import { helmMismatch, providerHelm } from "./provider-helm.js";
+import { describeEngineHelm, engineHelmNote, installedProvider } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
 import { sourceOf, stackName } from "./select.js";
 import { settleAll } from "../util/pool.js";
@@ -48,8 +48,10 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) }, old, next, options);
   const helm = (next ?? old)?.helm;
   if (helm !== undefined) report.helm = helm;
-  const embedded = engine === "chart" ? await providerHelm((after ?? before)?.project as Project) : undefined;
-  const mismatch = helm === undefined || embedded === undefined ? undefined : helmMismatch(helm.split(" ")[0] ?? helm, embedded);
+  // Both engines render and install with the Helm SDK the provider embeds.
+  const provider = await installedProvider((after ?? before)?.project as Project);
+  if (provider !== undefined) report.engineHelm = describeEngineHelm(provider);
+  const mismatch = helm === undefined || provider === undefined ? undefined : engineHelmNote(helm.split(" ")[0] ?? helm, provider);
   if (mismatch !== undefined) report.notes.push(mismatch);
   const offline = after === null ? undefined : await offlineNote(after, engine);
   if (offline !== undefined) report.notes.push(offline);

@@ -4,6 +4,7 @@ import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
 import { displayName } from "../model/objects.js";
 import type { ExplainReport, PinFacts } from "../report/explain.js";
 import { parsePath } from "../util/tree-path.js";
+import { describeEngineHelm, installedProvider } from "./provider-helm.js";
 import { renderFor } from "./rendering.js";
 import type { Project } from "./project.js";
 import { requireChart, requirePin, stackName, stacksFor } from "./select.js";
@@ -46,5 +47,6 @@ export async function explain(project: Project, options: { chart: string }): Pro
     hooks: pin.hooks,
     ...(pin.renderedHooks === undefined ? {} : { renderedHooks: pin.renderedHooks }),
   };
-  return { report: "explain", format: 1, chart: spec.key, engine, pin: facts, lifecycleHooks: lifecycleHooks(hooks), churn };
+  const provider = await installedProvider(project);
+  return { report: "explain", format: 1, chart: spec.key, engine, pin: facts, lifecycleHooks: lifecycleHooks(hooks), churn, ...(provider === undefined ? {} : { engineHelm: describeEngineHelm(provider) }) };
 }
