@@ -5,6 +5,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulumi/index.js";
+import { chartTransforms } from "../../src/deploy/pulumi/deployment.js";
 import { deploymentPlans } from "../../src/workflows/deployments.js";
 import { openProject } from "../../src/workflows/project.js";
 import { ChartroomError } from "../../src/errors/index.js";
@@ -37,9 +38,6 @@ beforeAll(async () => {
     "dev",
     false,
   );
-  // The real runtime learns this from the engine at start-up; setMocks does not ask.
-  const state = (await import("@pulumi/pulumi/runtime/state.js")) as unknown as { getStore(): { supportsTransforms: boolean } };
-  state.getStore().supportsTransforms = true;
   // Record what the engine would receive: the real RegisterResource requests.
   const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource: (req: RegisterRequest, callback: unknown) => Promise<void> };
   const original = monitor.registerResource.bind(monitor);
@@ -124,8 +122,16 @@ describe("the example Pulumi program, under mocks", () => {
     expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web"]);
   });
 
-  it("adds the secret-keeping, CRD-retaining and apiVersion-aliasing transforms to helm.v4.Chart deployments", () => {
-    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(3);
+  it("runs under plain setMocks: the mock monitor gets helm.v4.Chart without transforms (it has no children to give them to)", () => {
+    expect(resource("kubernetes:helm.sh/v4:Chart", "widgets-operator")?.transforms).toBe(0);
+  });
+
+  it("gives helm.v4.Chart deployments the secret-keeping, CRD-retaining and apiVersion-aliasing transforms (on the engine)", async () => {
+    const plans = await deploymentPlans(await openProject({ dir: ROOT, config: await config() }), { stack: "dev" });
+    const plan = plans.find((p) => p.spec.key === "widgets-operator")!;
+    const parent = new pulumi.ComponentResource("test:index:Parent", "transforms-parent");
+    expect(chartTransforms({ plan }, parent)).toHaveLength(3);
+    expect(chartTransforms({ plan, aliasApiVersions: false }, parent)).toHaveLength(2);
   });
 
   it("makes each chart's inner Chart or Release depend on the inner resources of the charts it follows", () => {
@@ -218,7 +224,17 @@ describe("deployCharts options", () => {
     await settings.waitForRPCs();
     const mine = registered.slice(first);
     expect(mine.find((r) => r.name === "opts-ledger" && r.type === "kubernetes:helm.sh/v3:Release")?.protect).toBe(true);
-    expect(mine.find((r) => r.name === "opts-webapp" && r.type === "kubernetes:helm.sh/v4:Chart")?.transforms).toBe(4);
+    // Under helm.v4.Chart the options go to each child, by the last transform.
+    const plans = await deploymentPlans(await openProject({ dir: ROOT, config: await config() }), { stack: "dev" });
+    const plan = plans.find((p) => p.spec.key === "webapp")!;
+    const parent = new pulumi.ComponentResource("test:index:Parent", "options-parent");
+    const transforms = chartTransforms({ plan, options: { protect: true } }, parent);
+    expect(transforms).toHaveLength(4);
+    const child = { custom: true, type: "kubernetes:apps/v1:Deployment", name: "webapp", props: {}, opts: {} } as unknown as pulumi.ResourceTransformArgs;
+    const result = (await transforms.at(-1)!(child)) as pulumi.ResourceTransformResult;
+    expect(result.opts.protect).toBe(true);
+    const component = { ...child, custom: false } as pulumi.ResourceTransformArgs;
+    expect(await transforms.at(-1)!(component)).toBeUndefined();
   });
 
   it("refuses options for a chart the config does not declare", async () => {

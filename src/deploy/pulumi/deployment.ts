@@ -10,6 +10,7 @@ import type { DeploymentPlan } from "../../workflows/deployments.js";
 import { aliasApiVersions } from "./aliases.js";
 import { chartArgs, releaseArgs, retainCrds } from "./args.js";
 import { keepSecretsSecret, secretTexts } from "./secrets.js";
+import { underMocks } from "./runtime.js";
 import { checkable, mergedValues, unknownPaths } from "./values.js";
 
 /** Resource options for one chart's resources (under helm.v4.Chart, each child's). */
@@ -79,13 +80,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
     const own = args.options ?? {};
     const childOpts: pulumi.CustomResourceOptions = { parent: this, dependsOn: inner, ...(args.provider === undefined ? {} : { provider: args.provider }) };
     if (plan.engine.name === "chart") {
-      const transforms = [
-        // Registered first: the other transforms see props whose secrets are already protected.
-        keepSecretsSecret(secretTexts(args.values).then((texts) => [...texts, ...plan.fileSecrets]), this),
-        ...(plan.spec.retainCrds ? [retainCrds] : []),
-        ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
-        ...(hasChildOptions(own) ? [childOptions(own)] : []),
-      ];
+      // Under setMocks a helm.v4.Chart has no children to transform, and the mock monitor takes no transforms.
+      const transforms = underMocks() ? [] : chartTransforms(args, this);
       this.resource = new k8s.helm.v4.Chart(name, { ...chartArgs(plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, transforms });
     } else {
       // Values holding a secret (under a secret-looking key, or perhaps in a Secret the chart renders) go as a Pulumi secret, in and out.
@@ -101,6 +97,21 @@ export class ChartDeployment extends pulumi.ComponentResource {
     // The chart key, for the policy pack: it finds each object's chart through its parents.
     this.registerOutputs({ chart: plan.spec.key, engine: this.engine, version: this.version, reasons: this.reasons });
   }
+}
+
+/**
+ * The transforms a helm.v4.Chart deployment gives its children, in order:
+ * secrets first, so the others see props whose secrets are already protected.
+ */
+export function chartTransforms(args: ChartDeploymentArgs, parent: pulumi.Resource): pulumi.ResourceTransform[] {
+  const { plan } = args;
+  const own = args.options ?? {};
+  return [
+    keepSecretsSecret(secretTexts(args.values).then((texts) => [...texts, ...plan.fileSecrets]), parent),
+    ...(plan.spec.retainCrds ? [retainCrds] : []),
+    ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
+    ...(hasChildOptions(own) ? [childOptions(own)] : []),
+  ];
 }
 
 function toArray<T>(value: pulumi.Input<pulumi.Input<T>[]> | pulumi.Input<T> | undefined): pulumi.Input<T>[] {
