@@ -25,6 +25,7 @@ export const CATALOGUE = {
   HTTP_TIMEOUT: { exit: 1, meaning: "a repository did not answer in time", hint: "raise the repository's timeoutMs or try again" },
   HTTP_REDIRECT: { exit: 1, meaning: "a repository redirected to another scheme (file://, ftp://…) or from https to http", hint: "point the repository at its final https URL" },
   REGISTRY_PROTOCOL: { exit: 1, meaning: "an OCI registry sent chartroom elsewhere: a paging link to another origin, or a token realm that is not https (http only for a plainHttp registry)", hint: "chartroom talks to the registry's own origin only; check the registry, or what sits between it and you" },
+  PROXY_FAILED: { exit: 1, meaning: "the proxy HTTPS_PROXY or HTTP_PROXY names cannot be reached, is not a URL, or refused the tunnel (407: it wants credentials)", hint: "check HTTPS_PROXY / HTTP_PROXY, or add the repository's host to NO_PROXY" },
   HTTP_TLS: { exit: 1, meaning: "the repository's certificate is not trusted, or the CA file cannot be read", hint: "name the repository's CA in caFile" },
   LOCK_INVALID: { exit: 1, meaning: "charts.lock.json cannot be read: not JSON, or not the lockfile's shape", hint: "restore it from version control, or delete it and run `chartroom lock`" },
   LOCK_TOO_NEW: { exit: 1, meaning: "charts.lock.json was written by a newer chartroom", hint: "upgrade chartroom (npm install chartroom@latest)" },

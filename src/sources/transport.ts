@@ -1,7 +1,10 @@
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { isIP, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { ChartroomError } from "../errors/index.js";
 import { stripUserInfo } from "../errors/secrets.js";
+import { openTunnel, proxyFor, proxyHeaders } from "./proxy.js";
 
 export interface HttpRequest {
   url: string;
@@ -13,6 +16,8 @@ export interface HttpRequest {
   maxBytes?: number;
   /** The setting that raises `maxBytes`, named when a body is refused for its size. */
   limitSetting?: string;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read. @default process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface HttpResponse {
@@ -111,58 +116,87 @@ export async function get(req: HttpRequest): Promise<HttpResponse> {
 function once(req: HttpRequest): Promise<HttpResponse> {
   const shown = stripUserInfo(req.url);
   const target = new URL(req.url);
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  const proxy = proxyFor(target, req.env);
   return new Promise((resolve, reject) => {
-    const request = send(target, { method: "GET", headers: req.headers, ca: req.ca ? [req.ca] : undefined });
+    let request: ClientRequest | undefined;
+    let tunnel: Socket | undefined;
+    const aborter = new AbortController();
     let settled = false;
-    // The first outcome wins; the socket is dropped and whatever it still emits is ignored.
+    // The first outcome wins; the sockets are dropped and whatever they still emit is ignored.
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       reject(asNetworkError(error, shown));
-      request.destroy();
+      aborter.abort();
+      request?.destroy();
+      tunnel?.destroy();
     };
-    // One deadline for the whole exchange: a server that accepts and then
-    // trickles or hangs is as dead as one that never answers.
+    // One deadline for the whole exchange, the proxy's part included: a server
+    // that accepts and then trickles or hangs is as dead as one that never answers.
     const timer = setTimeout(() => {
       fail(
-        new ChartroomError("HTTP_TIMEOUT", `no complete answer within ${req.timeoutMs} ms from ${shown}`, {
+        new ChartroomError("HTTP_TIMEOUT", `no complete answer within ${req.timeoutMs} ms from ${shown}${proxy === undefined ? "" : ` (through the proxy ${proxy.origin})`}`, {
           place: { url: shown },
           hint: "the repository is slow or unreachable; raise timeoutMs on the repository or try again",
         }),
       );
     }, req.timeoutMs);
-    request.on("response", (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on("data", (chunk: Buffer) => {
-        if (settled) return;
-        size += chunk.length;
-        if (size > maxBytes) {
-          // Not retried: the same answer would be as large again.
-          fail(
-            new ChartroomError("INPUT_TOO_LARGE", `the answer from ${shown} is larger than ${maxBytes} bytes, the most chartroom reads`, {
-              place: { url: shown },
-              hint: req.limitSetting === undefined ? "check the repository; this is more than any chart repository serves" : `check the registry; raise ${req.limitSetting} only if its metadata really is this large`,
-            }),
-          );
-          return;
-        }
-        chunks.push(chunk);
+    const start = (options: RequestOptions, send: typeof httpRequest) => {
+      if (settled) return;
+      request = send(options);
+      request.on("response", (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          size += chunk.length;
+          if (size > maxBytes) {
+            // Not retried: the same answer would be as large again.
+            fail(
+              new ChartroomError("INPUT_TOO_LARGE", `the answer from ${shown} is larger than ${maxBytes} bytes, the most chartroom reads`, {
+                place: { url: shown },
+                hint: req.limitSetting === undefined ? "check the repository; this is more than any chart repository serves" : `check the registry; raise ${req.limitSetting} only if its metadata really is this large`,
+              }),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          tunnel?.destroy();
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: req.url });
+        });
+        response.on("error", fail);
       });
-      response.on("end", () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: req.url });
-      });
-      response.on("error", fail);
-    });
-    request.on("error", fail);
-    request.end();
+      request.on("error", fail);
+      request.end();
+    };
+    const direct = { ...requestParts(target), method: "GET", headers: req.headers, ...(req.ca ? { ca: [req.ca] } : {}) };
+    if (proxy === undefined) return start(direct, target.protocol === "https:" ? httpsRequest : httpRequest);
+    // Plain http without credentials goes to the proxy as an absolute URL (as Go
+    // sends it); anything carrying a credential or TLS goes through a tunnel, so
+    // the proxy is never handed a repository's credential.
+    if (target.protocol === "http:" && req.headers?.authorization === undefined) {
+      return start({ ...requestParts(proxy), method: "GET", path: target.href, headers: { ...req.headers, host: target.host, ...proxyHeaders(proxy) } }, proxy.protocol === "https:" ? httpsRequest : httpRequest);
+    }
+    openTunnel(proxy, target, aborter.signal).then((socket) => {
+      tunnel = socket;
+      if (settled) return socket.destroy();
+      if (target.protocol === "http:") return start({ ...direct, createConnection: () => socket }, httpRequest);
+      const secure = () => tlsConnect({ socket, ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}), host: target.hostname, ...(req.ca ? { ca: [req.ca] } : {}) });
+      start({ ...direct, createConnection: secure }, httpsRequest);
+    }, fail);
   });
+}
+
+/** Host, port and path of a URL as http.request takes them (brackets off an IPv6 host). */
+function requestParts(url: URL): RequestOptions {
+  return { protocol: url.protocol, host: url.hostname.replace(/^\[|\]$/g, ""), port: url.port === "" ? undefined : Number(url.port), path: `${url.pathname}${url.search}` };
 }
 
 function asNetworkError(error: unknown, shown: string): ChartroomError {

@@ -97,8 +97,8 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A throwaway CA and a server certificate for 127.0.0.1 signed by it. */
-export async function makeCertificates(dir: string): Promise<{ ca: string; cert: string; key: string }> {
+/** A throwaway CA and a server certificate for 127.0.0.1 (and any other names) signed by it. */
+export async function makeCertificates(dir: string, names: string[] = []): Promise<{ ca: string; cert: string; key: string }> {
   const ca = join(dir, "ca.pem");
   const caKey = join(dir, "ca.key");
   const key = join(dir, "server.key");
@@ -107,7 +107,8 @@ export async function makeCertificates(dir: string): Promise<{ ca: string; cert:
   const ext = join(dir, "server.ext");
   await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "2", "-subj", "/CN=chartroom test CA"]);
   await run("openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"]);
-  await writeFile(ext, "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
+  const alt = ["IP:127.0.0.1", "DNS:localhost", ...names.map((name) => `DNS:${name}`)].join(",");
+  await writeFile(ext, `subjectAltName=${alt}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
   await run("openssl", ["x509", "-req", "-in", csr, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", cert, "-days", "2", "-extfile", ext]);
   return { ca, cert, key };
 }

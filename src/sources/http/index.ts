@@ -26,7 +26,7 @@ export function httpSource(repository: RepositorySpec, options: HttpSourceOption
     // Credentials go only to the repository's own origin, as Helm does
     // unless told to pass them on.
     const auth = new URL(url).origin === origin ? authorizationHeader(readCredentials(repository, options.env)) : {};
-    return { url, headers: { ...auth, ...extra }, timeoutMs: repository.timeoutMs, ca: await ca };
+    return { url, headers: { ...auth, ...extra }, timeoutMs: repository.timeoutMs, ca: await ca, ...(options.env === undefined ? {} : { env: options.env }) };
   }
 
   async function loadIndex(): Promise<RepoIndex> {

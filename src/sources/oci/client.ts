@@ -111,7 +111,7 @@ export class RegistryClient {
 
   private async send(url: string, headers: Record<string, string>, limits: { maxBytes?: number } = {}): Promise<HttpResponse> {
     this.ca ??= this.repository.caFile === undefined ? Promise.resolve(undefined) : readCa(this.repository);
-    const request = { url, headers, timeoutMs: this.repository.timeoutMs, ca: await this.ca, ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, limitSetting: METADATA_SETTING }) };
+    const request = { url, headers, timeoutMs: this.repository.timeoutMs, ca: await this.ca, ...(this.options.env === undefined ? {} : { env: this.options.env }), ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, limitSetting: METADATA_SETTING }) };
     return getWithRetry(request, this.options.retry ?? DEFAULT_RETRY);
   }
 }
