@@ -3,9 +3,11 @@
 // - Debian's docker-registry for the OCI tests and chromium for the HTML report
 //   test (apt-get, as root; playwright's own browser download cannot work here);
 // - the real Pulumi engine, built from Go modules (engine/build.sh, cached);
-// - dist/, which the example Pulumi program imports as `chartroom/pulumi`.
+// - dist/, which the example Pulumi program imports as `chartroom/pulumi`;
+// - the oldest Node `engines` allows, for the consumer test (npm's node-<os>-<arch>).
 // Helm comes from dev dependencies.
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -36,3 +38,29 @@ if (engine.status !== 0) fail("the engine tests need the Pulumi engine: engine/b
 
 const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) fail("the example Pulumi program imports dist/: `npm run build` failed (see above).");
+
+// The consumer test runs programs with the oldest Node that `engines` allows:
+// that Node's official build, as npm serves it (node-<os>-<arch>), unpacked once.
+const floor = nodeFloor();
+if (floor !== undefined) {
+  const dir = resolve(root, ".cache/test", `node-${floor.version}`);
+  if (!existsSync(resolve(dir, "bin/node"))) {
+    process.stderr.write(`fetching Node ${floor.version} (the engines floor) from npm as ${floor.pkg}…\n`);
+    mkdirSync(dir, { recursive: true });
+    const packed = spawnSync("npm", ["pack", `${floor.pkg}@${floor.version}`, "--silent", "--pack-destination", dir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    if (packed.status !== 0) fail(`the consumer test needs Node ${floor.version}: \`npm pack ${floor.pkg}@${floor.version}\` failed (see above).`);
+    const tarball = resolve(dir, packed.stdout.trim().split("\n").at(-1) ?? "");
+    execFileSync("tar", ["-xzf", tarball, "-C", dir, "--strip-components=1", "package/bin/node"]);
+    rmSync(tarball);
+  }
+}
+
+function nodeFloor(): { version: string; pkg: string } | undefined {
+  const engines = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  const version = /^>=(\d+)\.(\d+)(?:\.(\d+))?$/.exec(engines);
+  if (version === null) fail(`package.json engines.node is ${engines}; the consumer test reads a floor of the form >=MAJOR.MINOR`);
+  const os = process.platform === "win32" ? "win" : process.platform;
+  // npm has these builds for linux and darwin on x64 and arm64; elsewhere the test says what it skipped.
+  if (!["linux", "darwin"].includes(os) || !["x64", "arm64"].includes(process.arch)) return undefined;
+  return { version: `${version[1]}.${version[2]}.${version[3] ?? "0"}`, pkg: `node-${os}-${process.arch}` };
+}

@@ -1,5 +1,5 @@
 import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Digest } from "../util/hash.js";
 
@@ -23,7 +23,20 @@ export async function readProjectChart(path: string, digest: string): Promise<Bu
 
 export async function writeProjectChart(path: string, data: Buffer): Promise<void> {
   await writeFileAtomic(path, data, 0o644, "the project's copy of a pinned archive (.chartroom/charts/)");
+  await ignoreItself(dirname(dirname(path)));
 }
+
+/**
+ * `.chartroom/` ignores itself (a `.gitignore` of `*` inside it), so the copies
+ * never reach a commit and the project's own .gitignore is never edited.
+ */
+async function ignoreItself(folder: string): Promise<void> {
+  const file = join(folder, ".gitignore");
+  if ((await readFileOrNull(file)) !== null) return;
+  await writeFileAtomic(file, Buffer.from(IGNORE_ALL), 0o644, "the .gitignore that keeps .chartroom/ out of commits");
+}
+
+const IGNORE_ALL = "# Written by chartroom: copies of the pinned archives, made again by `chartroom lock`.\n*\n";
 
 /** Remove archives no pin names any more (an upgrade leaves the old version behind). */
 export async function pruneProjectCharts(dir: string, keep: ReadonlySet<string>): Promise<void> {

@@ -1,14 +1,17 @@
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import draft06 from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { sha256Digest } from "../util/hash.js";
 import { isRecord } from "../util/json.js";
 import { re2Engine } from "../util/re2.js";
 import { forMetaCheck, guardSchema, type SchemaProblem } from "./schema-guard.js";
+
+// Required, not imported: Node 20 warns on every JSON module import.
+const draft06 = createRequire(import.meta.url)("ajv/dist/refs/json-schema-draft-06.json") as Record<string, unknown>;
 
 export type Dialect = "draft-04" | "draft-06" | "draft-07" | "2019-09" | "2020-12";
 

@@ -1,4 +1,6 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChart, writeRepository, FIXTURES } from "../../scripts/fixtures.js";
@@ -6,6 +8,8 @@ import { cli, copyPlatform, editFile, ROOT, snapshot } from "../helpers/platform
 import { materialise } from "../helpers/chart-repo.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
+
+const run = promisify(execFile);
 
 const USER_FILES = ["chartroom.config.ts", "charts.lock.json", "charts/index.yaml"];
 
@@ -62,6 +66,19 @@ describe("chartroom lock", () => {
     const result = await cli(dir, ["lock"]);
     expect(result.output).toMatch(/ledger\s+removed\s+0\.1\.0/);
     expect(JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8")).charts.ledger).toBeUndefined();
+  });
+
+  it("keeps .chartroom/ out of git by itself, without touching the project's .gitignore", async () => {
+    const dir = await copyPlatform();
+    const git = (args: string[]) => run("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.test", ...args]).then((r) => r.stdout);
+    await git(["init", "-q"]);
+    await writeFile(join(dir, ".gitignore"), ".cache/\n");
+    expect((await cli(dir, ["lock"])).exitCode).toBe(0);
+    expect((await readdir(join(dir, ".chartroom", "charts"))).length).toBeGreaterThan(0);
+    const status = await git(["status", "--porcelain", "--untracked-files=all"]);
+    expect(status).not.toContain(".chartroom");
+    expect(status).toContain("charts.lock.json");
+    expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe(".cache/\n");
   });
 
   it("refuses an unknown chart name with a suggestion and writes nothing", async () => {
@@ -325,7 +342,8 @@ describe("the Helm that renders helm.v4.Chart charts", () => {
   it("names the helm in the diff and says when it is not the one the installed provider embeds", async () => {
     const result = await cli(ROOT, ["diff", "webapp", "--to", "2.0.0", "--stack", "dev"], { CHARTROOM_CACHE: await tempDir() });
     expect(result.output).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN)");
-    expect(result.output).toContain("note: rendered with helm 4.1.4; helm.v4.Chart renders with Helm 3.18.6, which @pulumi/kubernetes 4.25.0's provider embeds: set CHARTROOM_CHART_HELM to a helm 3.18 binary");
+    expect(result.output).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN) · engine: Helm 3.18.6 (@pulumi/kubernetes 4.25.0)");
+    expect(result.output).toContain("note: rendered with helm 4.1.4; the engine renders with Helm 3.18.6, which @pulumi/kubernetes 4.25.0's provider embeds: set CHARTROOM_CHART_HELM to a helm 3.18 binary to see exactly what it deploys");
   });
 
   it("renders helm.v4.Chart charts with CHARTROOM_CHART_HELM, and Release charts with the usual helm", async () => {

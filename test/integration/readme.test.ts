@@ -1,18 +1,25 @@
-// Every `$ npx chartroom …` the README shows runs here, in a fresh copy of the
-// example platform, and the lines the README prints under it must appear, in
-// order and contiguous, in what the command really prints. A README example
-// that needs a change first says so in an HTML comment above its block:
-// <!-- readme-test: before "lock --frozen" replace in chartroom.config.ts "~1.0.0" with "^1.0.0" -->
+// Every `$ …` command the README shows runs here, in order, in a fresh copy
+// of the example platform: `$ npx chartroom …` in-process, and the lines the
+// README prints under it must appear, in order and contiguous, in what the
+// command really prints; an edit the example makes on the way (`$ sed …`,
+// `$ cat >> file <<'EOF'` with its here-document) runs in sh and must succeed. Nothing is
+// done to the platform that the README does not show.
 // README_UPDATE=1 writes each command's real output into the README instead
 // (then read the change: a shortened example stays a contiguous slice).
+import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { cli, copyPlatform, editFile, ROOT } from "../helpers/platform.js";
+import { cli, copyPlatform, ROOT } from "../helpers/platform.js";
+
+const run = promisify(execFile);
 
 interface Example {
   line: number;
   command: string;
+  /** A shell step (an edit), run with sh; its here-document included. */
+  shell?: string;
   expected: string[];
   /** Index of the first output line (after comments continued under the command). */
   start: number;
@@ -21,45 +28,42 @@ interface Example {
 interface Block {
   line: number;
   examples: Example[];
-  edits: { before: string; file: string; from: string; to: string }[];
 }
-
-const EDIT = /<!-- readme-test: before "([^"]+)" replace in (\S+) "((?:[^"\\]|\\.)*)" with "((?:[^"\\]|\\.)*)" -->/g;
 
 /** The README's fenced blocks that show chartroom commands, with their outputs and set-up. */
 export function readmeBlocks(text: string): Block[] {
   const lines = text.split("\n");
   const blocks: Block[] = [];
   let open: Block | undefined;
-  let comments: string[] = [];
+  let heredoc: Example | undefined;
   lines.forEach((line, index) => {
+    if (heredoc !== undefined) {
+      heredoc.shell += `\n${line}`;
+      if (line === "EOF") heredoc = undefined;
+      return;
+    }
     if (line.startsWith("```")) {
       if (open === undefined) {
-        open = { line: index + 1, examples: [], edits: [...comments.join("\n").matchAll(EDIT)].map(([, before = "", file = "", from = "", to = ""]) => ({ before, file, from: unescape(from), to: unescape(to) })) };
+        open = { line: index + 1, examples: [] };
       } else {
-        if (open.examples.length > 0) blocks.push(open);
+        if (open.examples.some((example) => example.shell === undefined)) blocks.push(open);
         open = undefined;
-        comments = [];
       }
       return;
     }
-    if (open === undefined) {
-      if (line.startsWith("<!-- readme-test")) comments.push(line);
-      else if (line.trim() !== "") comments = [];
-      return;
-    }
+    if (open === undefined) return;
     const command = /^\$ npx chartroom (.*?)(\s{2,}#.*)?$/.exec(line);
     const last = open.examples.at(-1);
     if (command !== null) open.examples.push({ line: index + 1, command: command[1] ?? "", expected: [], start: index + 1 });
+    else if (/^\$ (sed|cat|printf|echo) /.test(line)) {
+      const step: Example = { line: index + 1, command: line.slice(2), shell: line.slice(2), expected: [], start: index + 1 };
+      open.examples.push(step);
+      if (line.includes("<<'EOF'")) heredoc = step;
+    }
     else if (/^\s+#/.test(line) && last !== undefined && last.expected.length === 0) last.start = index + 1; // a comment continued under a command
     else last?.expected.push(line);
   });
   return blocks;
-}
-
-/** A directive's text with `\n` for a line break and `\"` for a quote. */
-function unescape(text: string): string {
-  return text.replace(/\\n/g, "\n").replace(/\\"/g, '"');
 }
 
 /** `lock webapp` → ["lock", "webapp"]; quotes keep spaces. */
@@ -101,14 +105,12 @@ describe("every chartroom command the README shows", () => {
   });
 
   for (const block of blocks) {
-    it(`README.md:${block.line}: ${block.examples.map((example) => `chartroom ${example.command}`).join("; ")}`, async () => {
+    it(`README.md:${block.line}: ${block.examples.map((example) => (example.shell === undefined ? `chartroom ${example.command}` : example.command.split("\n")[0])).join("; ")}`, async () => {
       const dir = await copyPlatform();
       for (const example of block.examples) {
-        for (const edit of block.edits.filter((item) => item.before === example.command)) {
-          await editFile(join(dir, edit.file), (text) => {
-            expect(text, `${edit.file} holds "${edit.from}"`).toContain(edit.from);
-            return text.replace(edit.from, edit.to);
-          });
+        if (example.shell !== undefined) {
+          await run("sh", ["-c", example.shell], { cwd: dir });
+          continue;
         }
         // The helm a user of this checkout gets: the pinned package (not HELM_BIN, not PATH).
         const result = await cli(dir, argv(example.command), { HELM_BIN: "", PATH: "/usr/bin:/bin" });

@@ -1,113 +1,179 @@
 // The published package as a new team gets it: `npm pack`, installed into a
-// fresh project next to the Pulumi packages, with no helm on PATH and no
-// HELM_BIN. The CLI runs from node_modules/.bin and the library type-checks.
+// fresh project next to the Pulumi packages (the lowest and the newest the
+// registry serves in the peer ranges), helm from HELM_BIN as its users have
+// one. Programs in each module system TypeScript projects use type-check,
+// run under the oldest Node `engines` allows, and pass their unit tests with
+// mocks under mocha and vitest.
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/platform.js";
+import { helm } from "../helpers/helm.js";
+import { consumerProject, floorNode, npmInstall, pack, shareLock, tsconfigFile, VARIANTS } from "../helpers/consumer.js";
 
 const run = promisify(execFile);
 
-const CONFIG = `import { defineConfig } from "chartroom";
+// The ends of the peer ranges as npm served them on 2026-12-01: @pulumi/kubernetes
+// 4.15.0 is the oldest release at or above 4.13 (npm has no 4.13.x or 4.14.x).
+const PROVIDERS = [
+  { name: "lowest", kubernetes: "4.15.0", pulumi: "3.117.0", engineHelm: "engine: Helm 3.14.3 (@pulumi/kubernetes 4.15.0)" },
+  { name: "newest", kubernetes: "4.34.2", pulumi: "3.276.0", engineHelm: "engine: an unknown Helm: @pulumi/kubernetes 4.34.2 is newer than chartroom's table of provider releases (it ends at 4.32.0)" },
+];
+/** What installing chartroom alone adds to node_modules: measured 97 MB (2026-12-01); the AWS CDK helm it used to bring was 222 MB more. */
+const MAX_INSTALLED_MB = 120;
+const SLOW = 600_000;
+// @pulumi/policy 1.21.0's index.d.ts line 2: `export { unknownCheckingProxy, UnknownValueError } from "./proxy"`, which proxy.d.ts does not declare.
+const UPSTREAM_POLICY_TYPING = /^\.\.\/node_modules\/@pulumi\/policy\/index\.d\.ts\(2,\d+\): error TS2305: Module '"\.\/proxy"' has no exported member '(unknownCheckingProxy|UnknownValueError)'\.$/;
 
-export default defineConfig({
-  repositories: { local: "file://./charts" },
-  charts: {
-    webapp: { repository: "local", version: "~1.0.0", namespace: "web" },
-  },
-  stacks: { dev: { kubeVersion: "1.31.0" } },
-});
-`;
+let packed: string;
+let home: string;
 
-const PROGRAM = `import * as k8s from "@pulumi/kubernetes";
-import { openProject, type Project } from "chartroom";
-import { deployCharts } from "chartroom/pulumi";
-import config from "./chartroom.config.js";
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "chartroom-consumer-"));
+  packed = await pack(home);
+}, SLOW);
 
-const provider = new k8s.Provider("cluster", { renderYamlToDirectory: "rendered" });
-export const charts = deployCharts(config, { stack: "dev", provider, values: { webapp: { replicaCount: 2 } } });
-export const project: Promise<Project> = openProject({ dir: "." });
-`;
+afterAll(() => rm(home, { recursive: true, force: true }));
 
-const TSCONFIG = { compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, types: ["node"] }, include: ["*.ts"] };
-
-async function installedVersion(name: string): Promise<string> {
-  return (JSON.parse(await readFile(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+async function outcome(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  try {
+    const { stdout, stderr } = await run(file, args, { ...options, maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }
 
-describe("the packed package, installed into a fresh project", () => {
-  let dir: string;
-  let packed: string;
-  // No helm on PATH, no HELM_BIN: the optional dependency's helm is what runs.
-  const env = (): NodeJS.ProcessEnv => {
-    const { HELM_BIN: _, CHARTROOM_CHART_HELM: __, ...rest } = process.env;
-    return { ...rest, PATH: "/usr/bin:/bin", CHARTROOM_CACHE: join(dir, ".cache"), NO_COLOR: "1" };
-  };
-  const chartroom = async (args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(join(dir, "node_modules", ".bin", "chartroom"), args, { cwd: dir, env: env() });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "chartroom-consumer-"));
-    // dist/ was built by the test set-up (npm's pretest); packing does not build it again under the other tests' feet.
-    const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, maxBuffer: 16 << 20 });
-    packed = join(dir, (JSON.parse(stdout) as { filename: string }[])[0]?.filename ?? "");
-    await cp(join(ROOT, "charts"), join(dir, "charts"), { recursive: true });
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "my-platform", private: true, type: "module" }));
-    await writeFile(join(dir, "chartroom.config.ts"), CONFIG);
-    await writeFile(join(dir, "program.ts"), PROGRAM);
-    await writeFile(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
-    const peers = await Promise.all(["@pulumi/pulumi", "@pulumi/kubernetes", "typescript", "@types/node"].map(async (name) => `${name}@${await installedVersion(name)}`));
-    // Scripts off: @pulumi/kubernetes's install script fetches a provider plugin from a site this machine cannot reach.
-    await run("npm", ["install", packed, ...peers, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, env: { ...process.env, npm_config_loglevel: "error" }, maxBuffer: 16 << 20 });
-  }, 300_000);
-
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-
-  it("ships what the exports and the bin need, a licence, and no source maps pointing at sources it does not ship", async () => {
+describe("the packed package", () => {
+  it("ships what the exports and the bin need for import and require, a licence, no source maps and no install-time scripts", async () => {
     const { stdout } = await run("tar", ["tzf", packed]);
     const files = stdout.split("\n");
     expect(files).toContain("package/LICENSE");
     expect(files).toContain("package/bin/chartroom.js");
     expect(files).toContain("package/dist/policy/data/kubernetes-fields.json");
-    const manifest = JSON.parse(await readFile(join(dir, "node_modules", "chartroom", "package.json"), "utf8")) as { exports: Record<string, { default: string; types: string }>; private?: boolean };
+    const manifest = JSON.parse((await run("tar", ["xzfO", packed, "package/package.json"])).stdout) as {
+      exports: Record<string, { import: { types: string; default: string }; require: { types: string; default: string } } | string>;
+      scripts: Record<string, string>;
+      main: string;
+      types: string;
+      private?: boolean;
+      optionalDependencies?: unknown;
+    };
     expect(manifest.private).toBeUndefined();
+    expect(manifest.optionalDependencies).toBeUndefined();
+    expect(Object.keys(manifest.scripts).filter((name) => ["preinstall", "install", "postinstall", "prepare"].includes(name))).toStrictEqual([]);
+    const shipped = (path: string) => files.includes(`package/${path.replace("./", "")}`);
+    expect([manifest.main, manifest.types].filter((path) => !shipped(path))).toStrictEqual([]);
     for (const entry of Object.values(manifest.exports)) {
-      expect(files).toContain(`package/${entry.default.replace("./", "")}`);
-      expect(files).toContain(`package/${entry.types.replace("./", "")}`);
+      if (typeof entry === "string") continue;
+      const paths = [entry.import.types, entry.import.default, entry.require.types, entry.require.default];
+      expect(paths.filter((path) => !shipped(path))).toStrictEqual([]);
     }
     expect(files.filter((file) => file.endsWith(".map") || file.startsWith("package/src/"))).toStrictEqual([]);
-    const main = await readFile(join(dir, "node_modules", "chartroom", "dist", "cli", "main.js"), "utf8");
-    expect(main).not.toContain("sourceMappingURL");
   });
 
-  it("locks, plans and diffs with the pinned helm it brings as an optional dependency", async () => {
-    const locked = await chartroom(["lock"]);
+  it(`adds at most ${MAX_INSTALLED_MB} MB to node_modules, and no AWS CDK`, async () => {
+    const dir = join(home, "alone");
+    await run("mkdir", ["-p", dir]);
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "alone", private: true }));
+    await npmInstall(dir, [packed]);
+    const { stdout } = await run("du", ["-sm", join(dir, "node_modules")]);
+    const megabytes = Number(stdout.split("\t")[0]);
+    expect(megabytes).toBeLessThanOrEqual(MAX_INSTALLED_MB);
+    const { stdout: listed } = await run("ls", [join(dir, "node_modules")]);
+    expect(listed).not.toMatch(/aws-cdk/);
+  }, SLOW);
+});
+
+describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kubernetes $kubernetes, @pulumi/pulumi $pulumi)", (versions) => {
+  let dir: string;
+  let installLog: string;
+  let locked: Awaited<ReturnType<typeof outcome>>;
+  let cli: string;
+  let helmEnv: () => NodeJS.ProcessEnv;
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
+    const { HELM_BIN: _, CHARTROOM_CHART_HELM: __, ...rest } = process.env;
+    return { ...rest, PATH: "/usr/bin:/bin", CHARTROOM_CACHE: join(dir, ".cache"), NO_COLOR: "1", ...extra };
+  };
+
+  beforeAll(async () => {
+    dir = join(home, versions.name);
+    await run("mkdir", ["-p", dir]);
+    installLog = await consumerProject(dir, packed, versions);
+    cli = join(dir, "node_modules", "chartroom", "bin", "chartroom.js");
+    const helmBin = await helm(4);
+    helmEnv = () => env({ HELM_BIN: helmBin });
+    // Locked once, under the oldest Node; every program folder gets the lock and archives.
+    locked = await outcome((await floorNode()).bin, [cli, "lock"], { cwd: dir, env: helmEnv() });
+    if (locked.code === 0) await shareLock(dir);
+  }, SLOW);
+
+  it("installs with no warning about chartroom's scripts", () => {
+    expect(installLog).not.toMatch(/chartroom.*(prepare|install)/i);
+  });
+
+  it("locks, plans and diffs under the oldest Node engines allows, with the helm on HELM_BIN; names the provider's Helm", async () => {
+    const node = await floorNode();
     expect([locked.code, locked.stderr]).toStrictEqual([0, ""]);
     expect(locked.stdout).toContain("wrote charts.lock.json");
-    const plan = await chartroom(["plan"]);
+    const plan = await outcome(node.bin, [cli, "plan"], { cwd: dir, env: helmEnv() });
     expect(plan.stdout).toMatch(/webapp +web +~1\.0\.0 +1\.0\.1 +\w{12} +yes +chart/);
-    const diff = await chartroom(["diff", "--to", "latest"]);
+    const diff = await outcome(node.bin, [cli, "diff", "--to", "latest"], { cwd: dir, env: helmEnv() });
     expect(diff.code).toBe(2);
     expect(diff.stdout).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0");
-    expect(diff.stdout).toContain("helm 4.1.4");
+    expect(diff.stdout).toContain(versions.engineHelm);
   });
 
-  it("type-checks a program that imports chartroom and chartroom/pulumi, and fails on a wrong argument", async () => {
-    const tsc = join(dir, "node_modules", ".bin", "tsc");
-    await expect(run(tsc, ["-p", "."], { cwd: dir })).resolves.toBeDefined();
-    await writeFile(join(dir, "wrong.ts"), `import { deployCharts } from "chartroom/pulumi";\nimport config from "./chartroom.config.js";\nexport const charts = deployCharts(config, { stack: 1 });\n`);
-    const failed = await run(tsc, ["-p", "."], { cwd: dir }).catch((error: { stdout: string }) => error.stdout);
-    expect(failed).toContain("wrong.ts");
-    await rm(join(dir, "wrong.ts"));
+  it("says how to install helm when there is none", async () => {
+    const missing = await outcome(process.execPath, [cli, "diff", "--to", "latest"], { cwd: dir, env: env() });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("HELM_NOT_FOUND");
+    expect(missing.stderr).toMatch(/hint: .*(apt|snap|helm\.sh|get-helm)/);
+  });
+
+  describe.each(VARIANTS)("tsconfig $name", (variant) => {
+    it("type-checks a program importing chartroom, chartroom/pulumi, chartroom/policy and chartroom/codegen, and fails on a wrong argument", async () => {
+      const folder = join(dir, variant.folder);
+      const tsc = join(dir, "node_modules", ".bin", "tsc");
+      const checked = await outcome(tsc, ["-p", tsconfigFile(variant)], { cwd: folder });
+      // With skipLibCheck off (as in Pulumi's template), @pulumi/policy 1.21.0's own index.d.ts fails
+      // whatever imports it: it re-exports names its proxy.d.ts lacks. Every other line is an error.
+      const errors = checked.stdout.split("\n").filter((line) => line !== "" && !UPSTREAM_POLICY_TYPING.test(line));
+      expect(errors).toStrictEqual([]);
+      const wrong = join(folder, "wrong.ts");
+      await writeFile(wrong, `import { deployCharts } from "chartroom/pulumi";\nimport config from "./chartroom.config${variant.folder === "esm" ? ".js" : ""}";\nexport const charts = deployCharts(config, { stack: 1 });\n`);
+      const failed = await outcome(tsc, ["-p", tsconfigFile(variant), "--noEmit"], { cwd: folder });
+      await rm(wrong);
+      expect(failed.stdout).toContain("wrong.ts");
+      expect(failed.stdout).toContain("TS2322");
+    });
+
+    it.runIf(variant.output !== undefined)("runs under mocks with the oldest Node engines allows", async () => {
+      const node = await floorNode();
+      const folder = join(dir, variant.folder);
+      const ran = await outcome(node.bin, [join(dir, "harness.cjs"), join(folder, variant.output ?? "")], { cwd: folder, env: env() });
+      expect(ran.stderr).toBe("");
+      const result = JSON.parse(ran.stdout) as { node: string; engine: string; entries: string; registered: string[] };
+      expect(result.node).toBe(`v${node.version}`);
+      expect(result.engine).toBe("chart");
+      expect(result.entries).toBe("function,function,function");
+      expect(result.registered).toContain("kubernetes:helm.sh/v4:Chart::webapp");
+      expect(result.registered).toContain("chartroom:index:ChartDeployment::webapp");
+    });
+  });
+
+  it("passes the README's setMocks unit test of the program under mocha (ts-node, CommonJS)", async () => {
+    const mocha = await outcome(join(dir, "node_modules", ".bin", "mocha"), ["--require", "ts-node/register", "--timeout", "120000", "program.spec.ts"], { cwd: join(dir, "classic"), env: env() });
+    expect(mocha.stdout).toContain("1 passing");
+    expect(mocha.code).toBe(0);
+  });
+
+  it("passes a setMocks unit test of the program under vitest (ES modules)", async () => {
+    const vitest = await outcome(join(dir, "node_modules", ".bin", "vitest"), ["run", "--testTimeout", "120000"], { cwd: join(dir, "esm"), env: env() });
+    expect(vitest.stdout).toContain("1 passed");
+    expect(vitest.code).toBe(0);
   });
 });
