@@ -7,9 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { normaliseConfig } from "../src/config/normalise.js";
 import { deployCharts } from "../src/deploy/pulumi/index.js";
 import type { WrittenConfig } from "../src/config/types.js";
-import { placePinnedArchives } from "../src/workflows/archives.js";
+import { placePinnedArchives } from "../src/project/archives.js";
 import { resolveLock } from "../src/workflows/lock.js";
-import { projectOf } from "../src/workflows/project.js";
+import { projectOf } from "../src/project/project.js";
 import { writeLock } from "../src/lockfile/write.js";
 
 const CHARTS = 50;

@@ -6,7 +6,7 @@ import { packChart } from "../src/chart/pack.js";
 import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { resolveLock } from "../src/workflows/lock.js";
-import { projectOf } from "../src/workflows/project.js";
+import { projectOf } from "../src/project/project.js";
 import { sha256Hex } from "../src/util/hash.js";
 import { median, ms, serveFiles } from "./lib/serve.js";
 

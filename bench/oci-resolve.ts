@@ -8,7 +8,7 @@ import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { resolveVersion } from "../src/versions/resolve.js";
 import { resolveLock } from "../src/workflows/lock.js";
-import { projectOf } from "../src/workflows/project.js";
+import { projectOf } from "../src/project/project.js";
 import { ociSource } from "../src/sources/oci/index.js";
 import { mapLimit } from "../src/util/pool.js";
 import { helm } from "../test/helpers/helm.js";

@@ -18,7 +18,7 @@ import type { DeploymentPlan } from "./workflows/deployments.js";
 import type { DiffOptions } from "./workflows/diff.js";
 import type { LockOptions } from "./workflows/lock.js";
 import type { PlanOptions } from "./workflows/plan.js";
-import type { Project, ProjectOptions } from "./workflows/project.js";
+import type { Project, ProjectOptions } from "./project/project.js";
 import type { RenderOptions } from "./workflows/render.js";
 import type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
 
@@ -46,7 +46,7 @@ export type { UpgradeMove, UpgradeReport } from "./report/upgrade.js";
 export type { TypesReport } from "./report/codegen.js";
 export type { ValuesFinding } from "./values/check.js";
 export type { ContractChange } from "./values/contract.js";
-export type { Project, ProjectOptions } from "./workflows/project.js";
+export type { Project, ProjectOptions } from "./project/project.js";
 export type { CheckOptions } from "./workflows/check.js";
 export type { DeploymentPlan } from "./workflows/deployments.js";
 export type { DiffOptions } from "./workflows/diff.js";
@@ -61,7 +61,7 @@ export type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
  * @example const project = await openProject({ dir: "." });
  */
 export async function openProject(options: ProjectOptions = {}): Promise<Project> {
-  return (await import("./workflows/project.js")).openProject((await args()).checkOptions("openProject", options));
+  return (await import("./project/project.js")).openProject((await args()).checkOptions("openProject", options));
 }
 
 /** Resolve the declared ranges, fetch and verify each archive, and write charts.lock.json (only if it changed). */
@@ -149,6 +149,6 @@ export async function formatsOf(kind: ReportKind): Promise<Format[]> {
 }
 
 /** The argument checks, loaded with the first call. */
-function args(): Promise<typeof import("./workflows/arguments.js")> {
-  return import("./workflows/arguments.js");
+function args(): Promise<typeof import("./project/arguments.js")> {
+  return import("./project/arguments.js");
 }

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import type { AnyReport, Format, ReportKind } from "../report/registry.js";
-import type { Project } from "../workflows/project.js";
+import type { Project } from "../project/project.js";
 
 /** Everything a command may touch, passed in so tests can run the CLI in-process. */
 export interface CliContext {

@@ -45,7 +45,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
     if (!formats.includes(format)) throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
     const args: ParsedArgs = { values: parsed.values, positionals: parsed.positionals, format };
     // Loaded only now: `--help` and usage errors need none of it.
-    const [{ openProject }, { formatReport }, { writeFileAtomic, useFileLimitOf }] = await Promise.all([import("../workflows/project.js"), import("../report/registry.js"), import("../util/fs.js")]);
+    const [{ openProject }, { formatReport }, { writeFileAtomic, useFileLimitOf }] = await Promise.all([import("../project/project.js"), import("../report/registry.js"), import("../util/fs.js")]);
     useFileLimitOf(context.env);
     const project = await openProject({ dir: context.cwd, configFile: parsed.values.config as string | undefined, env: context.env, onProgress: context.progress });
     const report = await command.run(project, args, context);

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import type { TypesReport } from "../report/codegen.js";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { mapLimit } from "../util/pool.js";
-import { contractFor } from "../workflows/archives.js";
-import { checkOptions, checkProject } from "../workflows/arguments.js";
-import type { Project } from "../workflows/project.js";
-import { requirePin } from "../workflows/select.js";
+import { contractFor } from "../project/archives.js";
+import { checkOptions, checkProject } from "../project/arguments.js";
+import type { Project } from "../project/project.js";
+import { requirePin } from "../project/select.js";
 import { generateTypes, TYPES_FILE } from "./types.js";
 
 export { generateTypes, TYPES_FILE } from "./types.js";

@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from "yaml";
 import { ChartroomError } from "../errors/index.js";
 import { rememberSecret } from "../errors/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
-import { maxFileBytes, readTextFor } from "../util/fs.js";
 import { parseBlockYaml } from "../util/fast-yaml.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
@@ -27,18 +25,19 @@ export function pathKey(path: readonly (string | number)[]): string {
 }
 
 /**
- * A chart's values files for a stack, lowest precedence first:
- * `values/<chart>/values.yaml`, then `values/<chart>/<stack>.yaml`. A file
- * holding several YAML documents gives one layer per document, in order.
+ * The one naming rule of values files: a chart's files for a stack, lowest
+ * precedence first, `values/<chart>/values.yaml` then `values/<chart>/<stack>.yaml`.
+ * A file holding several YAML documents gives one layer per document, in order.
  */
-export async function readValuesLayers(configDir: string, chart: string, stack: string | undefined): Promise<ParsedLayer[]> {
-  const names = [`values/${chart}/values.yaml`, ...(stack === undefined ? [] : [`values/${chart}/${stack}.yaml`])];
-  const layers: ParsedLayer[] = [];
-  for (const name of names) {
-    const text = await readTextFor(join(configDir, name), "the values file", { optional: true, maxBytes: maxFileBytes(), shown: name, place: { file: name } });
-    if (text !== undefined) layers.push(...parseValuesFile(name, text));
-  }
-  return layers;
+export function valuesFileNames(chart: string, stack: string | undefined): string[] {
+  return [`values/${chart}/values.yaml`, ...(stack === undefined ? [] : [`values/${chart}/${stack}.yaml`])];
+}
+
+/** Which chart and stack a file under values/ is for, by the same rule; undefined for a file nothing reads. */
+export function valuesFileOf(path: string): { chart: string; stack: string | undefined } | undefined {
+  const match = /^values\/([^/]+)\/([^/]+)\.yaml$/.exec(path);
+  if (match === null) return undefined;
+  return { chart: match[1] ?? "", stack: match[2] === "values" ? undefined : match[2] };
 }
 
 /**

@@ -12,9 +12,10 @@ import { secretStrings } from "../values/secret-keys.js";
 import type { ValuesContract } from "../values/check.js";
 import type { ParsedLayer } from "../values/layers.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
-import { contractOf, inspectionOf } from "./archives.js";
-import { type Project, valuesLayers } from "./project.js";
-import { stacksFor } from "./select.js";
+import { contractOf, inspectionOf } from "../project/archives.js";
+import type { Project } from "../project/project.js";
+import { valuesLayers } from "../project/values-files.js";
+import { stacksFor } from "../project/select.js";
 
 /** Everything a deployment needs, read from the config, the lock, values files and the pinned archive. */
 export interface DeploymentPlan {

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { relative } from "node:path";
 import type { StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
@@ -7,12 +6,12 @@ import { ChartroomError } from "../errors/index.js";
 import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
-import { targetVersion, type ArchiveTarget } from "./archives.js";
-import { compareSides, versionTarget, type CompareOptions, type Side } from "./compare.js";
-import { policyFindings, stackCharts, startPolicies } from "./policies.js";
-import { openProject, type Project } from "./project.js";
-import { renderInputsKey } from "./rendering.js";
-import { requirePin, selectCharts, stackName, stacksFor } from "./select.js";
+import { targetVersion, type ArchiveTarget } from "../project/archives.js";
+import { compareSides, versionTarget, type CompareOptions, type Side } from "../project/compare.js";
+import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
+import { openProject, type Project } from "../project/project.js";
+import { policyScope, renderPool, sameInputs, sideOf } from "../project/sides.js";
+import { requirePin, selectCharts, stackName, stacksFor } from "../project/select.js";
 import { mapLimit, settleAll } from "../util/pool.js";
 
 /** Options of `diff`: which charts and stacks, and what to compare with. */
@@ -131,45 +130,4 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
   } finally {
     await snapshot.remove();
   }
-}
-
-async function sameInputs(before: Side | null, after: Side | null, beforeStack: StackSpec | undefined, afterStack: StackSpec | undefined): Promise<boolean> {
-  // A post-renderer is a program whose bytes the key does not hold: always compared.
-  if (before === null || after === null || before.spec.postRenderer !== undefined || after.spec.postRenderer !== undefined) return false;
-  const [was, now] = await Promise.all([renderInputsKey(before.project, { spec: before.spec, stack: beforeStack, target: before.target }), renderInputsKey(after.project, { spec: after.spec, stack: afterStack, target: after.target })]);
-  return was !== undefined && was === now;
-}
-
-/** Renders at once: one per core, at least two (helm waits on the disk as much as on the CPU). */
-function renderPool(): number {
-  return Math.max(2, availableParallelism());
-}
-
-/**
- * The charts whose policy findings a change can move, found without
- * rendering the rest of the stack: the changed ones and the charts that
- * share a namespace with them (the rules look across charts within a
- * namespace); every chart when a CustomResourceDefinition changed (a custom
- * resource anywhere may follow it). `chartroom check` runs every chart.
- */
-function policyScope(reports: readonly ChartReport[], projects: readonly (Project | null)[]): ReadonlySet<string> | undefined {
-  const changed = new Set(reports.map((report) => report.chart));
-  const namespaces = new Set<string>();
-  for (const report of reports) {
-    for (const object of report.objects) {
-      // ids are group/Kind/namespace/name
-      const [group, kind, namespace = ""] = object.id.split("/");
-      if (group === "apiextensions.k8s.io" && kind === "CustomResourceDefinition") return undefined;
-      namespaces.add(namespace);
-    }
-  }
-  const specs = projects.flatMap((project) => project?.config.charts ?? []);
-  for (const spec of specs) if (changed.has(spec.key)) namespaces.add(spec.namespace);
-  return new Set([...changed, ...specs.filter((spec) => namespaces.has(spec.namespace)).map((spec) => spec.key)]);
-}
-
-function sideOf(project: Project, key: string): Side | null {
-  const spec = project.config.charts.find((chart) => chart.key === key);
-  if (spec === undefined) return null;
-  return { project, spec, target: { pin: requirePin(project, spec) } };
 }

@@ -4,10 +4,10 @@ import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
 import { displayName } from "../model/objects.js";
 import type { ExplainReport, PinFacts } from "../report/explain.js";
 import { parsePath } from "../util/tree-path.js";
-import { describeEngineHelm, installedProvider } from "./provider-helm.js";
-import { renderFor } from "./rendering.js";
-import type { Project } from "./project.js";
-import { requireChart, requirePin, stackName, stacksFor } from "./select.js";
+import { describeEngineHelm, installedProvider } from "../project/provider-helm.js";
+import { renderFor } from "../project/rendering.js";
+import type { Project } from "../project/project.js";
+import { requireChart, requirePin, stackName, stacksFor } from "../project/select.js";
 
 /** `chartroom explain`: why a chart gets its engine, from the lock and the declaration. */
 export async function explain(project: Project, options: { chart: string }): Promise<ExplainReport> {

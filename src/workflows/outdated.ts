@@ -1,8 +1,8 @@
 import type { OutdatedReport } from "../report/outdated.js";
 import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
-import type { Project } from "./project.js";
-import { selectCharts, sourceOf } from "./select.js";
+import type { Project } from "../project/project.js";
+import { selectCharts, sourceOf } from "../project/select.js";
 
 /** `chartroom outdated`: the pin of each chart (all when none named) against the repository's versions. */
 export async function outdated(project: Project, options: { charts?: readonly string[] } = {}): Promise<OutdatedReport> {

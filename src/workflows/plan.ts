@@ -7,11 +7,11 @@ import type { PlanReport, PlanRow } from "../report/plan.js";
 import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
 import { offlineRefusal } from "../engine/offline.js";
-import { archiveFor, inspectionOf } from "./archives.js";
-import { compareSides, versionTarget } from "./compare.js";
-import { policyFindings, stackCharts, startPolicies } from "./policies.js";
-import type { Project } from "./project.js";
-import { selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
+import { archiveFor, inspectionOf } from "../project/archives.js";
+import { compareSides, versionTarget } from "../project/compare.js";
+import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
+import type { Project } from "../project/project.js";
+import { selectCharts, sourceOf, stackName, stacksFor } from "../project/select.js";
 
 /** Options of `plan`. */
 export interface PlanOptions {

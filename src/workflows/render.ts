@@ -2,10 +2,10 @@ import { isSecret } from "../diff/classify.js";
 import { maskSecretBody } from "../diff/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { RenderReport } from "../report/render.js";
-import { versionTarget } from "./compare.js";
-import type { Project } from "./project.js";
-import { renderFor } from "./rendering.js";
-import { oneStack, requireChart, requirePin } from "./select.js";
+import { versionTarget } from "../project/compare.js";
+import type { Project } from "../project/project.js";
+import { renderFor } from "../project/rendering.js";
+import { oneStack, requireChart, requirePin } from "../project/select.js";
 
 /** Options of `render`. */
 export interface RenderOptions {

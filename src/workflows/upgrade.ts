@@ -5,12 +5,13 @@ import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
-import type { ArchiveTarget } from "./archives.js";
-import { compareSides } from "./compare.js";
-import { policyFindings, stackCharts, startPolicies } from "./policies.js";
-import { lockHeld, whileWriting } from "./lock.js";
-import type { Project } from "./project.js";
-import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "./select.js";
+import type { ArchiveTarget } from "../project/archives.js";
+import { compareSides } from "../project/compare.js";
+import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
+import { whileWriting } from "../project/writing.js";
+import { lockHeld } from "./lock.js";
+import type { Project } from "../project/project.js";
+import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "../project/select.js";
 import { settleAll } from "../util/pool.js";
 
 /** An upgrade worked out and not applied: apply it as it is with `applyUpgrade`. */

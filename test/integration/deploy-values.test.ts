@@ -8,7 +8,7 @@ import { checkResolved } from "../../src/deploy/pulumi/deployment.js";
 import { mergedValues, unknownPaths } from "../../src/deploy/pulumi/values.js";
 import { ChartroomError } from "../../src/errors/index.js";
 import { deploymentPlans, type DeploymentPlan } from "../../src/workflows/deployments.js";
-import { openProject } from "../../src/workflows/project.js";
+import { openProject } from "../../src/project/project.js";
 import { ROOT } from "../helpers/platform.js";
 
 let plans: Map<string, DeploymentPlan>;

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { deployCharts, dependencyOrder, retainCrds } from "../../src/deploy/pulumi/index.js";
 import { chartTransforms } from "../../src/deploy/pulumi/deployment.js";
 import { deploymentPlans } from "../../src/workflows/deployments.js";
-import { openProject } from "../../src/workflows/project.js";
+import { openProject } from "../../src/project/project.js";
 import { ChartroomError } from "../../src/errors/index.js";
 import type { WrittenConfig } from "../../src/config/types.js";
 import { ROOT } from "../helpers/platform.js";

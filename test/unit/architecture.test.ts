@@ -1,18 +1,23 @@
 import { readdir, readFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/platform.js";
 
 const SRC = join(ROOT, "src");
 
 /**
- * The layers of ../shared/DESIGN.md, lowest first: a folder imports only from
- * folders ranked before it (and from itself). `index.ts` is the public entry.
+ * The ranks of ../shared/DESIGN.md, lowest first, as the README's Layout
+ * lists them: a folder imports only from folders ranked before it (and from
+ * itself). `index.ts` is the public entry, above them all.
  */
-const RANKS = [
-  "errors", "model", "util", "config", "store", "sources", "chart", "versions", "engine", "lockfile",
-  "values", "render", "diff", "policy", "report", "vcs", "workflows", "codegen", "deploy", "cli", "index.ts",
-];
+function ranksOfReadme(text: string): string[] {
+  const layout = text.slice(text.indexOf("## Layout"));
+  return [...[...layout.matchAll(/^src\/([a-z]+)\/ /gm)].map((match) => match[1] ?? ""), "index.ts"];
+}
+
+const RANKS = ranksOfReadme(await readFile(join(ROOT, "README.md"), "utf8"));
 
 /** Folders of pure logic: data in, data out; no file system, network or processes. */
 const PURE = ["model", "versions", "engine", "diff", "policy", "report"];
@@ -28,14 +33,64 @@ async function sourceFiles(dir = SRC): Promise<string[]> {
   return out;
 }
 
+const BUILTIN = new Set(builtinModules.filter((name) => !name.startsWith("_")));
+
+interface Named {
+  specifier: string;
+  /** Erased at build time (`import type`, `export type`, or every name type-only): no code runs. */
+  typeOnly: boolean;
+}
+
+/**
+ * Every module a file names, as TypeScript parses them: static, type-only,
+ * side-effect (`import "./x.js"`), re-exports and dynamic `import("…")`.
+ * A Node builtin is named with its `node:` prefix whichever way it was written.
+ */
+async function namedBy(file: string): Promise<Named[]> {
+  const source = ts.createSourceFile(file, await readFile(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const out: Named[] = [];
+  const add = (literal: ts.Expression | undefined, typeOnly: boolean) => {
+    if (literal === undefined || !ts.isStringLiteralLike(literal)) return;
+    const name = literal.text;
+    out.push({ specifier: BUILTIN.has(name) ? `node:${name}` : name, typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
+      const everyNameTyped = clause !== undefined && clause.name === undefined && named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
+      add(node.moduleSpecifier, clause?.isTypeOnly === true || everyNameTyped);
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node.moduleSpecifier, node.isTypeOnly || (named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly)));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
 async function importsOf(file: string): Promise<string[]> {
-  const text = await readFile(file, "utf8");
-  return [...text.matchAll(/^\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(["']([^"']+)["']\)/gm)].map((m) => m[1] ?? m[2] ?? "");
+  return (await namedBy(file)).map((item) => item.specifier);
+}
+
+/** The modules whose code runs when this file loads. */
+async function runtimeImportsOf(file: string): Promise<string[]> {
+  return (await namedBy(file)).filter((item) => !item.typeOnly).map((item) => item.specifier);
 }
 
 function layerOf(path: string): string {
   const [first = ""] = relative(SRC, path).split("/");
   return first;
+}
+
+/** The source file a relative specifier names. */
+function resolved(file: string, specifier: string): string {
+  return join(file, "..", specifier).replace(/\.js$/, ".ts");
 }
 
 /** Every import between two layers, as [from, to, file]. */
@@ -44,8 +99,7 @@ async function layerImports(): Promise<[string, string, string][]> {
   for (const file of await sourceFiles()) {
     for (const specifier of await importsOf(file)) {
       if (!specifier.startsWith(".")) continue;
-      const target = join(file, "..", specifier);
-      const [from, to] = [layerOf(file), layerOf(target)];
+      const [from, to] = [layerOf(file), layerOf(resolved(file, specifier))];
       if (from !== to) out.push([from, to, relative(SRC, file)]);
     }
   }
@@ -62,12 +116,41 @@ async function violations(files: (path: string) => boolean, forbidden: (specifie
   return found;
 }
 
-const IO_MODULES = /^node:(fs|fs\/promises|http|https|net|child_process|tls|dgram)$/;
+/**
+ * What a file reaches through its imports, however deep: each forbidden
+ * module with the chain of files that leads to it.
+ */
+async function reaches(start: string, forbidden: (specifier: string) => boolean): Promise<string[]> {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = async (file: string, trail: string[]) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of await runtimeImportsOf(file).catch(() => [])) {
+      if (forbidden(specifier)) out.push([...trail, relative(SRC, file), specifier].join(" → "));
+      else if (specifier.startsWith(".")) await visit(resolved(file, specifier), [...trail, relative(SRC, file)]);
+    }
+  };
+  await visit(start, []);
+  return out;
+}
+
+const IO_MODULES = /^node:(fs|fs\/promises|http|https|http2|net|child_process|tls|dgram|dns|dns\/promises|worker_threads|cluster)$/;
 
 describe("architecture", () => {
   it("reads import lines the way the checks below rely on", async () => {
     expect(await importsOf(join(SRC, "render", "run.ts"))).toContain("node:child_process");
     expect(await importsOf(join(SRC, "render", "render.ts"))).toContain("../store/records.js");
+    const probe = join(ROOT, "test", "unit", "fixtures", "imports-probe.ts.txt");
+    expect(await importsOf(probe)).toStrictEqual(["./side-effect.js", "node:fs", "../lazy.js", "node:path", "./types.js"]);
+    expect(await runtimeImportsOf(probe)).toStrictEqual(["./side-effect.js", "node:fs", "../lazy.js", "node:path"]);
+  });
+
+  it("takes its rank table from the README's Layout, which is DESIGN.md's", () => {
+    expect(RANKS).toStrictEqual([
+      "errors", "model", "util", "config", "store", "sources", "chart", "versions", "engine", "lockfile",
+      "values", "render", "diff", "policy", "report", "vcs", "project", "workflows", "codegen", "deploy", "cli", "index.ts",
+    ]);
   });
 
   it("puts every folder of src/ in the rank table", async () => {
@@ -96,9 +179,11 @@ describe("architecture", () => {
     expect(cycles).toStrictEqual([]);
   });
 
-  it("keeps the pure folders and files free of I/O", async () => {
+  it("keeps the pure folders and files free of I/O, through every import", async () => {
     const pure = (path: string) => PURE.includes(path.split("/")[0] ?? "") || PURE_FILES.includes(path);
-    expect(await violations(pure, (s) => IO_MODULES.test(s))).toStrictEqual([]);
+    const found: string[] = [];
+    for (const file of (await sourceFiles()).filter((path) => pure(relative(SRC, path)))) found.push(...(await reaches(file, (s) => IO_MODULES.test(s))));
+    expect([...new Set(found)]).toStrictEqual([]);
   });
 
   it("lets only render/ (helm) and vcs/ (git) spawn processes", async () => {

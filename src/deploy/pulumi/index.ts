@@ -8,8 +8,8 @@ import { didYouMean } from "../../util/nearest.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
-import { checkOptions } from "../../workflows/arguments.js";
-import { openProject } from "../../workflows/project.js";
+import { checkOptions } from "../../project/arguments.js";
+import { openProject } from "../../project/project.js";
 import { ChartDeployment, type ChartResourceOptions } from "./deployment.js";
 import { projectRoot } from "./root.js";
 

@@ -6,10 +6,10 @@ import { displayName } from "../../model/objects.js";
 import type { PolicyChart } from "../../policy/run.js";
 import { objectsOf } from "../../render/manifest.js";
 import { isRecord } from "../../util/json.js";
-import { policyFindings, policyChart } from "../../workflows/policies.js";
-import { checkOptions } from "../../workflows/arguments.js";
-import { openProject } from "../../workflows/project.js";
-import { requirePin, stacksFor } from "../../workflows/select.js";
+import { policyFindings, policyChart } from "../../project/policies.js";
+import { checkOptions } from "../../project/arguments.js";
+import { openProject } from "../../project/project.js";
+import { requirePin, stacksFor } from "../../project/select.js";
 import { projectRoot } from "./root.js";
 
 /** Options of `chartroomPolicies`. */

@@ -12,7 +12,9 @@ import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
 import { cacheDir, checkCacheFolder } from "../util/cache-dir.js";
 import { markProject } from "./arguments.js";
-import { readValuesLayers, type ParsedLayer } from "../values/layers.js";
+import type { PolicyChart } from "../policy/run.js";
+import type { ParsedLayer } from "../values/layers.js";
+import type { Policies } from "./policies.js";
 
 /** Where the platform is and how to reach what it names. */
 export interface ProjectOptions {
@@ -69,8 +71,14 @@ export interface Project {
     inspections: Map<string, Promise<ChartInspection>>;
     /** Work to start the first time helm runs in this run (loading what the policies need, while helm renders). */
     whenHelmRuns: (() => void)[];
-    /** A chart's values files for a stack, read and parsed once per run (`chart\u0000stack`). */
+    /** Each values file's text (undefined when absent), read once per run, by its name under the platform. */
+    valuesTexts: Map<string, Promise<string | undefined>>;
+    /** A chart's values files for a stack, parsed once per run (`chart\u0000stack`). */
     layers: Map<string, Promise<ParsedLayer[]>>;
+    /** policies/, read and checked once per run. */
+    policies?: Promise<Policies>;
+    /** The render key of each chart's objects handed to the policies (the findings cache's key is made of them). */
+    renderKeys: WeakMap<PolicyChart, string>;
   };
 }
 
@@ -107,17 +115,6 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
       return found;
     },
     progress: options.onProgress ?? (() => {}),
-    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [], layers: new Map() },
+    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [], valuesTexts: new Map(), layers: new Map(), renderKeys: new WeakMap() },
   });
-}
-
-/** A chart's values files for a stack (`values/<chart>/values.yaml`, then `<stack>.yaml`), read and parsed once per run. */
-export function valuesLayers(project: Project, chart: string, stack: string | undefined): Promise<ParsedLayer[]> {
-  const key = `${chart}\u0000${stack ?? ""}`;
-  let hit = project.memo.layers.get(key);
-  if (hit === undefined) {
-    hit = readValuesLayers(project.config.dir, chart, stack);
-    project.memo.layers.set(key, hit);
-  }
-  return hit;
 }

@@ -16,7 +16,8 @@ import { sha256Hex } from "../util/hash.js";
 import { didYouMean } from "../util/nearest.js";
 import { mapLimit } from "../util/pool.js";
 import { mergeLayers } from "../values/coalesce.js";
-import { type Project, valuesLayers } from "./project.js";
+import type { Project } from "./project.js";
+import { valuesLayers } from "./values-files.js";
 import type { ArchiveTarget } from "./archives.js";
 import { renderFor } from "./rendering.js";
 import { requirePin, stackName } from "./select.js";
@@ -26,9 +27,6 @@ export interface Policies {
   settings: PolicySettings;
   custom: PolicyRule[];
 }
-
-// Keyed by the project: one read per project and run, never shared between projects.
-const loaded = new WeakMap<Project, Promise<Policies>>();
 
 /**
  * Start what the policies need (the platform's policies/, the schemas) at
@@ -45,12 +43,8 @@ export function startPolicies(project: Project): void {
 
 /** policies/ read once per project (absent: no settings, no custom rules), every name in it checked. */
 export function policiesOf(project: Project): Promise<Policies> {
-  let hit = loaded.get(project);
-  if (hit === undefined) {
-    hit = readPolicies(join(project.config.dir, "policies")).then((policies) => checkNames(project, policies));
-    loaded.set(project, hit);
-  }
-  return hit;
+  project.memo.policies ??= readPolicies(join(project.config.dir, "policies")).then((policies) => checkNames(project, policies));
+  return project.memo.policies;
 }
 
 /**
@@ -126,12 +120,9 @@ export async function policyChart(project: Project, spec: ChartSpec, stack: Stac
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
   const layers = await valuesLayers(project, spec.key, stack?.name);
   const chart: PolicyChart = { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
-  if (rendering.key !== undefined) renderKeys.set(chart, rendering.key);
+  if (rendering.key !== undefined) project.memo.renderKeys.set(chart, rendering.key);
   return chart;
 }
-
-// The render key of each chart's objects (the values are the files', which the key holds).
-const renderKeys = new WeakMap<PolicyChart, string>();
 
 /** The policy findings of one stack's charts: from the findings cache when nothing they depend on changed. */
 export async function policyFindings(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[]): Promise<Finding[]> {
@@ -161,7 +152,7 @@ const IMPURE_RULE = /\bfrom\s+["']\.|\bimport\s*\(\s*["']\.|\brequire\s*\(\s*["'
  * when a chart was rendered revealed or a custom rule is not self-contained.
  */
 async function findingsKey(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[], today: string): Promise<string | undefined> {
-  const keys = charts.map((chart) => renderKeys.get(chart));
+  const keys = charts.map((chart) => project.memo.renderKeys.get(chart));
   if (keys.some((key) => key === undefined)) return undefined;
   const folder = join(project.config.dir, "policies");
   const files: [string, string][] = [];
@@ -208,4 +199,40 @@ function todayOf(env: NodeJS.ProcessEnv): string {
     throw new ChartroomError("USAGE", `CHARTROOM_TODAY is "${given}", not a date`, { hint: "set CHARTROOM_TODAY=YYYY-MM-DD, or unset it to use today's date" });
   }
   return given;
+}
+
+/**
+ * The stack's charts rendered for the rules. A chart helm refuses to render
+ * (values that break its schema, a template's `fail`) is a finding, not a
+ * crash; the stack's rules then do not run, since a rule missing one chart's
+ * objects would report false findings on the others.
+ */
+export async function stackFindings(project: Project, stack: StackSpec | undefined): Promise<Finding[]> {
+  const name = stackName(stack);
+  const rendered = await mapLimit(project.config.charts, 8, (spec) =>
+    policyChart(project, spec, stack).then(
+      (chart) => ({ chart }),
+      (error: unknown) => {
+        if (ChartroomError.isInstance(error) && error.code === "HELM_FAILED") return { failed: { key: spec.key, error } };
+        throw error;
+      },
+    ),
+  );
+  const failed = rendered.flatMap((item) => ("failed" in item ? [item.failed] : []));
+  if (failed.length === 0) return policyFindings(project, stack, rendered.flatMap((item) => ("chart" in item ? [item.chart] : [])));
+  return failed.map(({ key, error }): Finding => ({
+    rule: "render-failed",
+    severity: "error",
+    chart: key,
+    stack: name,
+    message: `${[error.message.replace(/:$/, ""), ...helmSays(error)].join(": ")}; the policies of stack ${name} wait until every chart renders`,
+    hint: `fix what helm names (\`chartroom render ${key} --stack ${name}\` shows all of it)`,
+  }));
+}
+
+
+/** What helm said, in a few lines: enough to see why; `chartroom render` shows it all. */
+function helmSays(error: ChartroomError): string[] {
+  const said = error.details.filter((line) => line.startsWith("helm: ")).map((line) => line.slice("helm: ".length).trim());
+  return said.length === 0 ? [] : [said.slice(0, 4).join(" ")];
 }

@@ -3,10 +3,9 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
-import { readTextFor } from "../util/fs.js";
-import { join } from "node:path";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
-import { type Project, valuesLayers } from "./project.js";
+import type { Project } from "./project.js";
+import { valuesFiles, valuesLayers } from "./values-files.js";
 
 export interface RenderRequest {
   spec: ChartSpec;
@@ -53,9 +52,7 @@ export async function renderInputsKey(project: Project, request: RenderRequest):
   if (digest === undefined) return undefined;
   const { spec, stack } = request;
   // The files' bytes, unparsed: equal bytes parse equally, and hundreds of pairs are compared.
-  const names = [`values/${spec.key}/values.yaml`, ...(stack === undefined ? [] : [`values/${spec.key}/${stack.name}.yaml`])];
-  const texts = await Promise.all(names.map((name) => readTextFor(join(project.config.dir, name), "the values file", { optional: true, shown: name })));
-  const files = texts.map((text, i) => ({ name: names[i] as string, text: text ?? "\u0000absent" }));
+  const files = (await valuesFiles(project, spec.key, stack?.name)).map((file) => ({ name: file.name, text: file.text ?? "\u0000absent" }));
   const input = await inputOf(project, request, { path: "", digest }, "", files);
   return `${renderKey(input)} ${engineOf(project, spec) ?? "?"}`;
 }
