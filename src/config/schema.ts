@@ -1,3 +1,4 @@
+import { ENGINE_NAMES, type EngineName } from "../model/engine.js";
 import semver from "semver";
 import { z } from "zod";
 import { didYouMean } from "../util/nearest.js";
@@ -108,7 +109,7 @@ const version = z
   });
 
 /** The Pulumi engine a chart is declared for: `chart` (helm.v4.Chart), `release` (helm.v3.Release) or `auto` (chartroom picks, and says why). */
-export type Engine = "auto" | "chart" | "release";
+export type Engine = "auto" | EngineName;
 
 /** A chart declaration, checked against the repositories and chart keys declared beside it. */
 /** One schema for every chart of a config (built once: a platform declares hundreds). */
@@ -146,7 +147,7 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
        * Pulumi engine: `chart` (helm.v4.Chart), `release` (helm.v3.Release) or `auto`.
        * @default "auto"
        */
-      engine: z.enum(["auto", "chart", "release"], { error: (issue) => `"${String(issue.input)}" is not one of auto, chart, release` }).optional(),
+      engine: z.enum(["auto", ...ENGINE_NAMES], { error: (issue) => `"${String(issue.input)}" is not one of ${["auto", ...ENGINE_NAMES].join(", ")}` }).optional(),
       /**
        * Let the range match prerelease versions.
        * @default false

@@ -2,12 +2,15 @@ import type { RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
 import { startsWith, type Segment } from "../util/tree-path.js";
 
+/** Labels Helm charts rewrite on every version. */
+const BOOKKEEPING_LABELS = new Set(["helm.sh/chart", "app.kubernetes.io/version", "chart"]);
+
 /** Labels and annotations Helm charts rewrite on every version; noise in a review. */
 export function isBookkeeping(path: readonly Segment[]): boolean {
   const last = path.at(-1);
   const parent = path.at(-2);
   if (last === undefined || parent === undefined || !("key" in last) || !("key" in parent)) return false;
-  if (parent.key === "labels") return last.key === "helm.sh/chart" || last.key === "app.kubernetes.io/version" || last.key === "chart";
+  if (parent.key === "labels") return BOOKKEEPING_LABELS.has(last.key);
   if (parent.key === "annotations") return last.key.startsWith("checksum/");
   return false;
 }

@@ -1,3 +1,4 @@
+import type { EngineName, EngineStep } from "../model/engine.js";
 import type { HookInfo } from "../model/objects.js";
 import type { Finding } from "../model/findings.js";
 import type { ContractChange } from "../values/contract.js";
@@ -11,17 +12,6 @@ import type { SecretState } from "./secrets.js";
  */
 export type ChangeTag = "bookkeeping" | "unstable" | "immutable" | "replaces";
 
-/**
- * What the chart's engine does to an object. helm.v4.Chart (each object a
- * Pulumi resource): create, update, replace, delete, `recreate` when the
- * child's URN moves (its name, or its apiVersion: a new resource is created
- * and the old one deleted), `fails` when the API server refuses the update.
- * helm.v3.Release (`helm upgrade`): create, update, delete, `fails` on an
- * immutable field, `recreate` for a rename, `skipped` for an object of the
- * chart's crds/ folder (helm upgrade never changes those). `same` when
- * nothing changes.
- */
-export type EngineStep = "create" | "update" | "replace" | "delete" | "recreate" | "fails" | "skipped" | "same";
 
 /** One field that changes, with its tags (bookkeeping, every-render noise, immutable, replaces). */
 export interface ReportedChange {
@@ -90,7 +80,7 @@ export interface ObjectReport {
 export interface ChartReport {
   chart: string;
   stack: string;
-  engine: "chart" | "release";
+  engine: EngineName;
   from: { version: string } | null;
   to: { version: string } | null;
   objects: ObjectReport[];
@@ -134,10 +124,4 @@ export interface DiffReport {
   changed: boolean;
 }
 
-export const CONSEQUENCES = {
-  chart: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
-  chartOffline: "helm.v4.Chart without a cluster (renderYamlToDirectory): Pulumi creates the replacement first, then deletes the original, and that delete removes the file just written: the object is missing from the render folder though the state has it (the provider's behaviour)",
-  chartFails: "helm.v4.Chart: Pulumi updates the object and the API server refuses (the field is immutable); the object must be deleted first",
-  release: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
-  releaseUpdates: "helm.v3.Release: `helm upgrade` updates the object in place",
-};
+export type { EngineStep };

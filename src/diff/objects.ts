@@ -1,8 +1,11 @@
 import { displayName, namedAs, templateSlot, type RenderedObject } from "../model/objects.js";
 import { pairBySlot } from "../util/pairs.js";
 import { hitsImmutable, immutablePrefixes, isBookkeeping, isSecret, leaves } from "./classify.js";
-import { engineStep, hitsForceNew, pulumiForceNew } from "./engine-steps.js";
-import { CONSEQUENCES, type ChangeTag, type EngineStep, type ObjectReport, type ReportedChange } from "./model.js";
+import { hitsForceNew, pulumiForceNew } from "../engine/force-new.js";
+import { consequences, ENGINES } from "../engine/records.js";
+import { engineStep } from "../engine/steps.js";
+import type { EngineName } from "../model/engine.js";
+import type { ChangeTag, EngineStep, ObjectReport, ReportedChange } from "./model.js";
 import { formatPath } from "../util/tree-path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "../util/tree.js";
@@ -13,7 +16,7 @@ export interface DiffOptions {
   unstable: ReadonlySet<string>;
   showSecrets: boolean;
   /** The chart's engine: it decides which changes replace an object. */
-  engine: "chart" | "release";
+  engine: EngineName;
   /** The stack is deployed without a cluster (renderYamlToDirectory): replacements run create-first. */
   offline?: boolean;
 }
@@ -84,7 +87,7 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   // Helm creates hook objects anew on each run (their delete policy removes
   // the old one), so an immutable field on a hook is not a replacement.
   const prefixes = after.hook === undefined ? immutablePrefixes(before, after) : [];
-  const forceNew = after.hook === undefined && options.engine === "chart" ? pulumiForceNew(after) : [];
+  const forceNew = after.hook === undefined && ENGINES[options.engine].replacesOnForceNew ? pulumiForceNew(after) : [];
   const secret = isSecret(after) && !options.showSecrets;
   const changes: ReportedChange[] = [];
   const replaceFields = new Set<string>();
@@ -114,11 +117,8 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   }
   if (replaceFields.size > 0) {
     // Each engine's own story: the provider replaces on its fields, Helm fails on the API server's.
-    const consequences = {
-      chart: !seen.forceNew ? CONSEQUENCES.chartFails : options.offline === true ? CONSEQUENCES.chartOffline : CONSEQUENCES.chart,
-      release: seen.immutable ? CONSEQUENCES.release : CONSEQUENCES.releaseUpdates,
-    };
-    report.replacement = { fields: [...replaceFields].sort(), consequences, ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}) };
+    const told = consequences({ ...seen, offline: options.offline === true });
+    report.replacement = { fields: [...replaceFields].sort(), consequences: told, ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}) };
   }
   return report;
 }

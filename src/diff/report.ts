@@ -1,5 +1,7 @@
 import { displayName, stableDisplayName, type RenderedObject } from "../model/objects.js";
-import { hitsForceNew, pulumiForceNew } from "./engine-steps.js";
+import { hitsForceNew, pulumiForceNew } from "../engine/force-new.js";
+import { ENGINES, moveAcross } from "../engine/records.js";
+import type { EngineName } from "../model/engine.js";
 import type { Finding } from "../model/findings.js";
 import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, SchemaSummary } from "./model.js";
 import { isRecord } from "../util/json.js";
@@ -26,7 +28,7 @@ export interface ReportOptions {
  * that happen on every render kept but marked.
  */
 export function chartReport(
-  meta: { chart: string; stack: string; engine: "chart" | "release"; offline?: boolean },
+  meta: { chart: string; stack: string; engine: EngineName; offline?: boolean },
   before: ChartSide | null,
   after: ChartSide | null,
   options: ReportOptions,
@@ -48,7 +50,7 @@ export function chartReport(
     if (hidden.length > 0 && (!options.showBookkeeping || hidden.length === report.changes.length)) bookkeepingObjects++;
     if (rest.length === 0 && (report.action === "update" || report.action === "replace")) continue;
     // helm upgrade installs crds/ once and never changes them.
-    const step = meta.engine === "release" && isFromCrdsFolder(report.source) ? "skipped" : report.step;
+    const step = ENGINES[meta.engine].crdsOnUpgrade === "skipped" && isFromCrdsFolder(report.source) ? "skipped" : report.step;
     const summarised = options.showSchemaFields === true ? undefined : summariseSchema(report, rest, after?.objects ?? before?.objects ?? []);
     objects.push(summarised === undefined ? { ...report, changes: rest, step } : { ...report, ...summarised, step });
   }
@@ -79,23 +81,24 @@ export function chartReport(
  * sees them change. Under helm.v4.Chart a random Secret value replaces the
  * Secret at every `pulumi up`.
  */
-function churn(engine: "chart" | "release", unstable: ReadonlySet<string>, objects: readonly RenderedObject[]): { id: string; display: string; step: EngineStep }[] {
+function churn(engine: EngineName, unstable: ReadonlySet<string>, objects: readonly RenderedObject[]): { id: string; display: string; step: EngineStep }[] {
   const byId = new Map(objects.map((object) => [object.id, object]));
   const steps = new Map<string, EngineStep>();
   for (const entry of unstable) {
     const [id = "", ...rest] = entry.split(" ");
     const object = byId.get(id);
     if (object === undefined) continue;
-    const replaces = engine === "chart" && hitsForceNew(parsePath(rest.join(" ")), pulumiForceNew(object)) !== undefined;
+    const replaces = ENGINES[engine].replacesOnForceNew && hitsForceNew(parsePath(rest.join(" ")), pulumiForceNew(object)) !== undefined;
     if (replaces || !steps.has(id)) steps.set(id, replaces ? "replace" : "update");
   }
   return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Why the engine never creates an object, if it does not. */
-export function notDeployed(engine: "chart" | "release", object: Pick<RenderedObject, "hook">): string | undefined {
+export function notDeployed(engine: EngineName, object: Pick<RenderedObject, "hook">): string | undefined {
   if (object.hook === undefined) return undefined;
-  if (engine === "chart") return object.hook.test ? "a test hook: helm.v4.Chart drops every hook" : `a ${object.hook.events.join(",")} hook: helm.v4.Chart drops every hook`;
+  const record = ENGINES[engine];
+  if (record.hooks === "dropped") return object.hook.test ? `a test hook: ${record.display} drops every hook` : `a ${object.hook.events.join(",")} hook: ${record.display} drops every hook`;
   return object.hook.test ? "a test hook: only `helm test` creates it" : undefined;
 }
 
@@ -104,7 +107,7 @@ export function isFromCrdsFolder(source: string | undefined): boolean {
   return source !== undefined && /(^|\/)crds\//.test(source) && !/\/templates\//.test(source);
 }
 
-function apartObjects(engine: "chart" | "release", before: readonly RenderedObject[], given: readonly RenderedObject[]): ChartReport["apart"] {
+function apartObjects(engine: EngineName, before: readonly RenderedObject[], given: readonly RenderedObject[]): ChartReport["apart"] {
   // A test Pod named at random on every render is the same Pod on both sides.
   const after = alignGenerated(before, given);
   const old = new Map(before.map((object) => [object.id, object]));
@@ -253,12 +256,6 @@ export function markMoves(reports: readonly ChartReport[]): void {
   }
 }
 
-function moveConsequence(before: "chart" | "release", after: "chart" | "release", from: string, to: string): string {
-  if (before === "chart" && after === "chart") {
-    return `helm.v4.Chart names each child by its chart, so Pulumi sees a new resource under ${to} and an old one under ${from}: it creates the new one first (server-side apply takes over the live object; providers from v4.29 stop with AlreadyExists) and then deletes the old one, which deletes the live object. Keep the key, or alias the children to their old names before the move`;
-  }
-  if (before === "release" && after === "release") {
-    return `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`;
-  }
-  return `the object changes engine (${before === "chart" ? "helm.v4.Chart" : "helm.v3.Release"} → ${after === "chart" ? "helm.v4.Chart" : "helm.v3.Release"}): the new owner creates it while the old still holds it, and removing it from ${from} deletes it; plan a window, or move it in two steps`;
+function moveConsequence(before: EngineName, after: EngineName, from: string, to: string): string {
+  return before === after ? ENGINES[before].moveWithin(from, to) : moveAcross(before, after, from);
 }

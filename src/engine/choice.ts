@@ -1,6 +1,14 @@
 import type { ChartSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
-import type { EngineChoice } from "../model/engine.js";
+import type { EngineChoice, EngineName } from "../model/engine.js";
+
+/** What a chart is treated as before its engine is known: what `auto` picks for a chart without hooks. */
+export const UNLOCKED_ENGINE: EngineName = "chart";
+
+/** The one rule for a chart's engine: as declared, else as its pin records (undefined before the first lock). */
+export function engineOf(spec: Pick<ChartSpec, "engine">, pin: { engine: { name: EngineName } } | undefined): EngineName | undefined {
+  return spec.engine !== "auto" ? spec.engine : pin?.engine.name;
+}
 
 /** Hook events that run at install/upgrade/delete; `test` hooks only run under `helm test`. */
 export function lifecycleHooks(hooks: Record<string, string[]>): string[] {

@@ -1,3 +1,4 @@
+import type { EngineName } from "./engine.js";
 import type { Severity } from "./findings.js";
 import type { RenderedObject } from "./objects.js";
 
@@ -19,7 +20,7 @@ export interface PolicyContext {
   kubeVersion?: string;
   chart: string;
   /** The engine the chart is deployed with. */
-  engine: "chart" | "release";
+  engine: EngineName;
   /** The chart's values as the platform sets them (files only; never printed). */
   values: Record<string, unknown>;
   /** Every chart's objects in the stack, this one's included, by chart key. */

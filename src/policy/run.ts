@@ -1,3 +1,4 @@
+import type { EngineName } from "../model/engine.js";
 import type { Finding, Severity } from "../model/findings.js";
 import { displayName } from "../model/objects.js";
 import type { ExternalObject, KubernetesObject, PolicyContext, PolicyRule } from "../model/policy.js";
@@ -6,7 +7,7 @@ import type { PolicyException, PolicySettings } from "./settings.js";
 /** One chart of a stack, rendered, as the rules see it. */
 export interface PolicyChart {
   key: string;
-  engine: "chart" | "release";
+  engine: EngineName;
   dropHooks: boolean;
   values: Record<string, unknown>;
   objects: readonly KubernetesObject[];

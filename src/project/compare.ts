@@ -1,3 +1,5 @@
+import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
+import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ChartReport } from "../diff/model.js";
 import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
@@ -45,7 +47,7 @@ export async function compareSides(before: Side | null, after: Side | null, stac
   const [old, next] = await settleAll([renderSide(before, beforeStack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
-  const engine = pin?.engine.name ?? "chart";
+  const engine = (spec === undefined ? undefined : engineOf(spec, pin)) ?? UNLOCKED_ENGINE;
   const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) }, old, next, options);
   const helm = (next ?? old)?.helm;
   if (helm !== undefined) report.helm = helm;
@@ -101,7 +103,7 @@ async function contractChanges(before: Side, after: Side, stack: StackSpec | und
 }
 
 /** A chart the provider cannot render without a cluster, said before `pulumi preview` says it. */
-async function offlineNote(side: Side, engine: "chart" | "release"): Promise<string | undefined> {
+async function offlineNote(side: Side, engine: EngineName): Promise<string | undefined> {
   const inspection = await inspectionOf(side.project, await archiveFor(side.project, side.spec, side.target), side.spec.key);
   return offlineRefusal(engine, inspection.kubeVersion);
 }

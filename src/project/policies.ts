@@ -1,3 +1,4 @@
+import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,7 +120,7 @@ export async function stackCharts(project: Project, stack: StackSpec | undefined
 export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget, extra: readonly ValuesLayer[] = []): Promise<PolicyChart> {
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
   const layers = await valuesLayers(project, spec.key, stack?.name);
-  const chart: PolicyChart = { key: spec.key, engine: project.lock?.charts[spec.key]?.engine.name ?? "chart", dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
+  const chart: PolicyChart = { key: spec.key, engine: engineOf(spec, project.lock?.charts[spec.key]) ?? UNLOCKED_ENGINE, dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
   if (rendering.key !== undefined) project.memo.renderKeys.set(chart, rendering.key);
   return chart;
 }

@@ -1,6 +1,8 @@
 import { join, resolve } from "node:path";
 import type { ChartInspection } from "../chart/inspect.js";
 import { CONFIG_NAMES, loadConfig } from "../config/load.js";
+import { ENGINES } from "../engine/records.js";
+import type { EngineName } from "../model/engine.js";
 import { normaliseConfig } from "../config/normalise.js";
 import type { Config } from "../config/types.js";
 import { readLock } from "../lockfile/read.js";
@@ -63,7 +65,7 @@ export interface Project {
    * it is set (the Helm the Kubernetes provider embeds), others with the
    * helm the user runs (HELM_BIN, PATH, the pinned one).
    */
-  helm(engine?: "chart" | "release"): Promise<HelmBinary>;
+  helm(engine?: EngineName): Promise<HelmBinary>;
   progress(line: string): void;
   /** Per-run memos, keyed by what identifies the work. */
   readonly memo: {
@@ -105,11 +107,13 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
     cacheRoot,
     env,
     helm(engine) {
-      const own = engine === "chart" && env.CHARTROOM_CHART_HELM !== undefined && env.CHARTROOM_CHART_HELM !== "" ? env.CHARTROOM_CHART_HELM : undefined;
+      // The engine's own helm setting (CHARTROOM_CHART_HELM for helm.v4.Chart), when it is set.
+      const setting = engine === undefined ? undefined : ENGINES[engine].ownHelmSetting;
+      const own = setting === undefined || env[setting] === undefined || env[setting] === "" ? undefined : env[setting];
       const key = own ?? "";
       let found = helms.get(key);
       if (found === undefined) {
-        found = own === undefined ? locateHelm({ cacheRoot, env }) : locateHelm({ cacheRoot, env: { ...env, HELM_BIN: own } }).then((helm) => ({ ...helm, origin: "CHARTROOM_CHART_HELM" }));
+        found = own === undefined ? locateHelm({ cacheRoot, env }) : locateHelm({ cacheRoot, env: { ...env, HELM_BIN: own } }).then((helm) => ({ ...helm, origin: setting as string }));
         helms.set(key, found);
       }
       return found;

@@ -1,3 +1,5 @@
+import { engineOf } from "../engine/choice.js";
+import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
@@ -54,7 +56,7 @@ export async function renderInputsKey(project: Project, request: RenderRequest):
   // The files' bytes, unparsed: equal bytes parse equally, and hundreds of pairs are compared.
   const files = (await valuesFiles(project, spec.key, stack?.name)).map((file) => ({ name: file.name, text: file.text ?? "\u0000absent" }));
   const input = await inputOf(project, request, { path: "", digest }, "", files);
-  return `${renderKey(input)} ${engineOf(project, spec) ?? "?"}`;
+  return `${renderKey(input)} ${engineOfPlatform(project, spec) ?? "?"}`;
 }
 
 async function renderInput(project: Project, request: RenderRequest, digest: string): Promise<RenderInput> {
@@ -66,13 +68,13 @@ async function renderInput(project: Project, request: RenderRequest, digest: str
 async function inputOf(project: Project, request: RenderRequest, archive: RenderInput["archive"], label: string, files: ValuesLayer[]): Promise<RenderInput> {
   const { spec, stack } = request;
   return {
-    helm: await project.helm(engineOf(project, spec)),
+    helm: await project.helm(engineOfPlatform(project, spec)),
     archive,
     label,
     releaseName: spec.releaseName,
     namespace: spec.namespace,
     // As the engine renders it: an offline stack's helm.v4.Chart charts for the provider's v1.20.0.
-    ...engineKubernetes(engineOf(project, spec), stack),
+    ...engineKubernetes(engineOfPlatform(project, spec), stack),
     values: [...files, ...(request.extra ?? [])],
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
@@ -80,7 +82,6 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
 }
 
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */
-export function engineOf(project: Project, spec: ChartSpec): "chart" | "release" | undefined {
-  if (spec.engine !== "auto") return spec.engine;
-  return project.lock?.charts[spec.key]?.engine.name;
+function engineOfPlatform(project: Project, spec: ChartSpec): EngineName | undefined {
+  return engineOf(spec, project.lock?.charts[spec.key]);
 }

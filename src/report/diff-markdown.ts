@@ -1,7 +1,8 @@
 import type { ChartReport, DiffReport, ObjectReport } from "../diff/model.js";
 import { countActions, describeCounts, isBookkeepingOnly, isReal } from "../diff/report.js";
 import { plain } from "./paint.js";
-import { chartBlock, chartHeading, ENGINE, summaryLine } from "./diff-text.js";
+import { ENGINES } from "../engine/records.js";
+import { chartBlock, chartHeading, summaryLine } from "./diff-text.js";
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -92,7 +93,7 @@ function oneLine(chart: ChartReport): string {
   }
   const parts = [...groups].map(([label, names]) => `${label} ${names.map((name) => `\`${name}\``).join(", ")}`);
   const versions = chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
-  return `- **${escapeHtml(chart.chart)}** · ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}: ${describeCounts(countActions(chart))}${parts.length === 0 ? "" : ` — ${parts.join("; ")}`}`;
+  return `- **${escapeHtml(chart.chart)}** · ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}: ${describeCounts(countActions(chart))}${parts.length === 0 ? "" : ` — ${parts.join("; ")}`}`;
 }
 
 function escapeHtml(text: string): string {

@@ -1,6 +1,8 @@
 import { stringify } from "yaml";
 import { formatValue } from "./format-value.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
+import { ENGINES } from "../engine/records.js";
+import type { EngineName } from "../model/engine.js";
 import type { Finding } from "../model/findings.js";
 import { describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 
@@ -8,7 +10,6 @@ import type { Paint } from "./paint.js";
 export type { Paint };
 
 const MARK: Record<ObjectReport["action"], string> = { add: "+", delete: "-", update: "~", replace: "!", rename: ">" };
-export const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" } as const;
 
 /** The report for a person: one block per chart and stack, hunks per object. */
 export function formatText(report: DiffReport, paint: Paint = (text) => text): string {
@@ -20,7 +21,7 @@ export function chartHeading(chart: ChartReport): string {
   const from = chart.from?.version ?? "(absent)";
   const to = chart.to?.version ?? "(removed)";
   const versions = from === to ? `${to}` : `${from} → ${to}`;
-  return `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}${chart.engineHelm === undefined ? "" : ` · engine: ${chart.engineHelm}`}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}${chart.engineHelm === undefined ? "" : ` · engine: ${chart.engineHelm}`}`;
 }
 
 export function chartBlock(chart: ChartReport, paint: Paint): string {
@@ -31,7 +32,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   lines.push(...findingLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);
   if (chart.apart.length > 0) {
-    lines.push(paint(`  not deployed by ${ENGINE[chart.engine]} (not diffed):`, "dim"));
+    lines.push(paint(`  not deployed by ${ENGINES[chart.engine].display} (not diffed):`, "dim"));
     for (const item of chart.apart) lines.push(paint(`    ${item.display}: ${item.reason}${item.change === "same" ? "" : ` (${item.change === "add" ? "new" : item.change === "delete" ? "gone" : "changed"} in this change)`}`, "dim"));
   }
   if (chart.bookkeeping.objects > 0) {
@@ -73,7 +74,7 @@ function contractLines(chart: ChartReport, paint: Paint): string[] {
   return lines;
 }
 
-function objectLines(object: ObjectReport, engine: "chart" | "release", paint: Paint): string[] {
+function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): string[] {
   const colour = object.action === "add" ? "green" : object.action === "delete" ? "red" : object.action === "replace" ? "red" : "yellow";
   const label = object.action === "replace" ? " REPLACE" : object.action === "rename" ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)` : "";
   const hook = object.hook ? ` [hook ${object.hook.events.join(",")}${object.hook.test ? ", test" : ""}]` : "";
@@ -89,9 +90,8 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
   }
   if (object.replacement !== undefined) {
     lines.push(paint(`      replaced for: ${object.replacement.fields.join(", ")}`, "red"));
-    const [mine, other] = engine === "chart" ? ["chart", "release"] as const : ["release", "chart"] as const;
-    lines.push(paint(`      → ${object.replacement.consequences[mine]}`, "red"));
-    lines.push(paint(`        (${object.replacement.consequences[other]})`, "dim"));
+    lines.push(paint(`      → ${object.replacement.consequences[engine]}`, "red"));
+    lines.push(paint(`        (${object.replacement.consequences[ENGINES[engine].other]})`, "dim"));
   }
   if (object.moved !== undefined) {
     lines.push(paint(`      moved ${object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`}: ${object.moved.consequence}`, "red"));
@@ -102,11 +102,12 @@ function objectLines(object: ObjectReport, engine: "chart" | "release", paint: P
 }
 
 /** What the engine does that the object's action alone does not say (every-run replacements are listed with the chart's noise). */
-function stepNote(object: ObjectReport, engine: "chart" | "release"): string | undefined {
+function stepNote(object: ObjectReport, engine: EngineName): string | undefined {
   if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
-  if (object.step === "update" && engine === "chart" && object.changes.some((change) => change.path === "apiVersion")) return "helm.v4.Chart: the apiVersion is part of the child's URN; chartroom aliases the old type, so Pulumi updates it";
+  const record = ENGINES[engine];
+  if (object.step === "update" && record.apiVersionNote !== undefined && object.changes.some((change) => change.path === "apiVersion")) return record.apiVersionNote;
   if (object.step === "skipped") return "helm upgrade does not apply this: Helm installs crds/ once and never changes them (apply it yourself, or move the CRD to templates/)";
-  if (object.step === "fails" && object.action !== "replace") return `${engine === "chart" ? "Pulumi's update" : "helm upgrade"} fails: the API server refuses to change an immutable field`;
+  if (object.step === "fails" && object.action !== "replace") return `${record.updater} fails: the API server refuses to change an immutable field`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { EngineStep } from "../diff/model.js";
+import { ENGINES } from "../engine/records.js";
 import type { EngineChoice } from "../model/engine.js";
 
 /** What the lock knows about a chart's pin, as the report shows it. */
@@ -35,11 +36,10 @@ export interface ExplainReport {
   engineHelm?: string;
 }
 
-const ENGINE = { chart: "helm.v4.Chart", release: "helm.v3.Release" } as const;
 
 function lines(report: ExplainReport): string[] {
   const { pin, engine } = report;
-  const out = [`${report.chart}: ${ENGINE[engine.name]}`, ...engine.reasons.map((reason) => `  - ${reason}`), ""];
+  const out = [`${report.chart}: ${ENGINES[engine.name].display}`, ...engine.reasons.map((reason) => `  - ${reason}`), ""];
   out.push(`pinned      ${pin.chart} ${pin.version} (range ${pin.range}) from ${pin.repository}`);
   out.push(`digest      ${pin.digest}`);
   if (pin.manifestDigest !== undefined) out.push(`manifest    ${pin.manifestDigest}`);
@@ -55,12 +55,12 @@ function lines(report: ExplainReport): string[] {
     out.push(`  ${stack}:${entries.length === 0 ? " none" : ""}`);
     for (const [event, objects] of entries) out.push(`    ${event}${event === "test" || event.startsWith("test-") ? " (helm test only)" : ""}: ${objects.join(", ")}`);
   }
-  if (report.lifecycleHooks.length > 0 && engine.name === "chart") out.push("", "warning: helm.v4.Chart never runs these hooks (dropHooks: true accepts that)");
+  if (report.lifecycleHooks.length > 0 && ENGINES[engine.name].hooks === "dropped") out.push("", `warning: ${ENGINES[engine.name].display} never runs these hooks (dropHooks: true accepts that)`);
   const churn = Object.entries(report.churn).filter(([, objects]) => objects.length > 0);
   if (churn.length > 0) {
     out.push("", "changes on every render:");
     for (const [stack, objects] of churn) {
-      for (const object of objects) out.push(`  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINE[engine.name]} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`);
+      for (const object of objects) out.push(`  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINES[engine.name].display} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`);
     }
     out.push("  pin the value in values or an existing Secret");
   }

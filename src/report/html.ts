@@ -1,7 +1,8 @@
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
 import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
-import { ENGINE, summaryLine } from "./diff-text.js";
+import { ENGINES } from "../engine/records.js";
+import { summaryLine } from "./diff-text.js";
 import { formatValue } from "./format-value.js";
 import { planStatus, type PlanReport } from "./plan.js";
 import { shortDigest } from "./tables.js";
@@ -24,7 +25,7 @@ export function planHtml(report: PlanReport): string {
   const rows = report.charts.map((row) => {
     const state = row.problems.length > 0 ? "problem" : row.outdated?.outdated ? "outdated" : "current";
     const next = row.next === undefined ? "" : `<ul>${Object.entries(row.next.stacks).map(([stack, counts]) => `<li>${esc(`${stack}: ${describeCounts(counts)}`)}</li>`).join("")}</ul>`;
-    return `<tr class="${state}"><th scope="row">${esc(row.chart)}</th><td>${esc(row.namespace)}</td><td>${esc(row.range)}</td><td>${esc(row.pinned ?? "-")}</td><td><code>${esc(row.digest === undefined ? "-" : shortDigest(row.digest))}</code></td><td>${row.verified ? "yes" : "no"}</td><td>${esc(row.engine === undefined ? "-" : ENGINE[row.engine])}</td><td>${esc(planStatus(row))}${row.next === undefined ? "" : ` <span class="next">→ ${esc(row.next.version)}</span>`}${next}</td></tr>`;
+    return `<tr class="${state}"><th scope="row">${esc(row.chart)}</th><td>${esc(row.namespace)}</td><td>${esc(row.range)}</td><td>${esc(row.pinned ?? "-")}</td><td><code>${esc(row.digest === undefined ? "-" : shortDigest(row.digest))}</code></td><td>${row.verified ? "yes" : "no"}</td><td>${esc(row.engine === undefined ? "-" : ENGINES[row.engine].display)}</td><td>${esc(planStatus(row))}${row.next === undefined ? "" : ` <span class="next">→ ${esc(row.next.version)}</span>`}${next}</td></tr>`;
   });
   const verified = report.charts.filter((row) => row.verified).length;
   const table = `<table><caption>Charts</caption><thead><tr>${["chart", "namespace", "range", "pinned", "digest", "verified", "engine", "status"].map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
@@ -50,12 +51,12 @@ function diffBody(report: DiffReport): string {
 
 function chartSection(chart: ChartReport): string {
   const versions = chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
-  const heading = `${chart.chart} · stack ${chart.stack} · ${ENGINE[chart.engine]} · ${versions}`;
+  const heading = `${chart.chart} · stack ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}`;
   const contract = chart.contract.length === 0 ? "" : `<section class="contract" aria-label="Values contract of ${esc(chart.chart)}"><h3>Values contract</h3><ul>${chart.contract.map((change) => `<li class="${change.kind}"><code>${esc(change.path)}</code>: ${esc(change.detail)}${change.hint === undefined ? "" : ` <em>${esc(change.hint)}</em>`}</li>`).join("")}</ul></section>`;
   const noise: string[] = [];
   if (chart.bookkeeping.objects > 0) noise.push(`${chart.bookkeeping.objects} object(s) with bookkeeping changes (${chart.bookkeeping.fields.join(", ")})`);
   if (chart.unstable.paths.length > 0) noise.push(`changes on every render: ${chart.unstable.paths.join(", ")}`);
-  for (const item of chart.unstable.churn.filter((c) => c.step === "replace")) noise.push(`${ENGINE[chart.engine]} replaces ${item.display} at every run`);
+  for (const item of chart.unstable.churn.filter((c) => c.step === "replace")) noise.push(`${ENGINES[chart.engine].display} replaces ${item.display} at every run`);
   const notes = [...chart.notes, ...noise];
   const objects = chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
   const { added, resolved } = chart.findings;
@@ -76,7 +77,7 @@ function objectArticle(object: ObjectReport, chart: ChartReport): string {
   const replacement =
     object.replacement === undefined
       ? ""
-      : `<div class="replacement" role="note"><strong>Replaced for ${esc(object.replacement.fields.join(", "))}.</strong> ${esc(object.replacement.consequences[chart.engine])}<br><small>${esc(object.replacement.consequences[chart.engine === "chart" ? "release" : "chart"])}</small></div>`;
+      : `<div class="replacement" role="note"><strong>Replaced for ${esc(object.replacement.fields.join(", "))}.</strong> ${esc(object.replacement.consequences[chart.engine])}<br><small>${esc(object.replacement.consequences[ENGINES[chart.engine].other])}</small></div>`;
   return `<article class="object ${kind}" data-class="${kind}"><h3><span class="badge ${kind}">${esc(label)}</span> ${esc(object.display)}${renamed} <span class="step">engine: ${esc(object.step)}</span></h3>${object.source === undefined ? "" : `<p class="source">${esc(object.source)}</p>`}${replacement}${moved}${changes}${schema}${body}</article>`;
 }
 

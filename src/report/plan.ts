@@ -1,3 +1,4 @@
+import type { EngineName } from "../model/engine.js";
 import type { ObjectAction } from "../diff/model.js";
 import { describeCounts } from "../diff/report.js";
 import type { OutdatedRow } from "../versions/outdated.js";
@@ -12,7 +13,7 @@ export interface PlanRow {
   pinned?: string;
   digest?: string;
   verified: boolean;
-  engine?: "chart" | "release";
+  engine?: EngineName;
   outdated?: OutdatedRow;
   /** What moving to the next version (wanted, else latest) does, per stack. */
   next?: { version: string; stacks: Record<string, Record<ObjectAction, number>>; contract: Record<string, number> };

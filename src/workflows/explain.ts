@@ -1,4 +1,5 @@
-import { hitsForceNew, pulumiForceNew } from "../diff/engine-steps.js";
+import { hitsForceNew, pulumiForceNew } from "../engine/force-new.js";
+import { ENGINES } from "../engine/records.js";
 import type { EngineStep } from "../diff/model.js";
 import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
 import { displayName } from "../model/objects.js";
@@ -28,7 +29,7 @@ export async function explain(project: Project, options: { chart: string }): Pro
     }
     churn[stackName(stack)] = [...byObject].map(([object, fields]) => {
       const found = rendering.objects.find((item) => displayName(item) === object);
-      const replaces = engine.name === "chart" && found !== undefined && fields.some((field) => hitsForceNew(parsePath(field), pulumiForceNew(found)) !== undefined);
+      const replaces = ENGINES[engine.name].replacesOnForceNew && found !== undefined && fields.some((field) => hitsForceNew(parsePath(field), pulumiForceNew(found)) !== undefined);
       const step: EngineStep = replaces ? "replace" : "update";
       return { object, fields, step };
     });

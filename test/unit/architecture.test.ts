@@ -198,6 +198,19 @@ describe("architecture", () => {
     expect(await violations((path) => !path.startsWith("deploy/"), (s) => s.startsWith("@pulumi/"))).toStrictEqual([]);
   });
 
+  it("keeps what differs between engines in src/engine/: no branch on an engine's name elsewhere, the union of names written once", async () => {
+    const branches: string[] = [];
+    const unions: string[] = [];
+    for (const file of await sourceFiles()) {
+      const path = relative(SRC, file);
+      const text = await readFile(file, "utf8");
+      if (!path.startsWith("engine/") && /[!=]==\s*["'](chart|release)["']|["'](chart|release)["']\s*[!=]==|case\s+["'](chart|release)["']\s*:/.test(text)) branches.push(path);
+      if (/["']chart["']\s*\|\s*["']release["']|["']release["']\s*\|\s*["']chart["']/.test(text)) unions.push(path);
+    }
+    expect(branches).toStrictEqual([]);
+    expect(unions).toStrictEqual([]);
+  });
+
   it("lets only cli/ print or exit", async () => {
     const offenders: string[] = [];
     for (const file of await sourceFiles()) {

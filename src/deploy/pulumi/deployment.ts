@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ChartroomError } from "../../errors/index.js";
+import type { EngineName } from "../../model/engine.js";
 import { isPlainObject } from "../../util/json.js";
 import { checkValues, type ValuesFinding } from "../../values/check.js";
 import { isDeferred } from "../../values/deferred.js";
@@ -53,7 +54,7 @@ export interface ChartDeploymentArgs {
  * validated before anything is created.
  */
 export class ChartDeployment extends pulumi.ComponentResource {
-  readonly engine: pulumi.Output<"chart" | "release">;
+  readonly engine: pulumi.Output<EngineName>;
   readonly version: pulumi.Output<string>;
   readonly reasons: pulumi.Output<string[]>;
   /** The values handed to helm (secret when any part of them is). */
@@ -79,17 +80,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
     const inner = (args.after ?? []).map((deployment) => deployment.resource);
     const own = args.options ?? {};
     const childOpts: pulumi.CustomResourceOptions = { parent: this, dependsOn: inner, ...(args.provider === undefined ? {} : { provider: args.provider }) };
-    if (plan.engine.name === "chart") {
-      // Under setMocks a helm.v4.Chart has no children to transform, and the mock monitor takes no transforms.
-      const transforms = underMocks() ? [] : chartTransforms(args, this);
-      this.resource = new k8s.helm.v4.Chart(name, { ...chartArgs(plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, transforms });
-    } else {
-      // Values holding a secret (under a secret-looking key, or perhaps in a Secret the chart renders) go as a Pulumi secret, in and out.
-      const secret = plan.fileSecrets.length > 0 || plan.rendersSecrets;
-      const values = secret ? pulumi.secret(merged) : merged;
-      const secretOutputs = secret ? { additionalSecretOutputs: ["values"] } : {};
-      this.resource = new k8s.helm.v3.Release(name, { ...releaseArgs(plan, values), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, ...resourceOptions(own), ...secretOutputs });
-    }
+    const build = { name, args, merged, own, childOpts, parent: this };
+    this.resource = BUILDERS[plan.engine.name](build);
     this.engine = pulumi.output(plan.engine.name);
     this.version = pulumi.output(plan.pin.version);
     this.reasons = pulumi.output(plan.engine.reasons);
@@ -98,6 +90,31 @@ export class ChartDeployment extends pulumi.ComponentResource {
     this.registerOutputs({ chart: plan.spec.key, engine: this.engine, version: this.version, reasons: this.reasons });
   }
 }
+
+interface Build {
+  name: string;
+  args: ChartDeploymentArgs;
+  merged: pulumi.Output<Values>;
+  own: ChartResourceOptions;
+  childOpts: pulumi.CustomResourceOptions;
+  parent: pulumi.Resource;
+}
+
+/** The Pulumi resource each engine deploys a chart as (engine/records.ts has what else differs). */
+const BUILDERS: Record<EngineName, (build: Build) => k8s.helm.v4.Chart | k8s.helm.v3.Release> = {
+  chart: ({ name, args, merged, own, childOpts, parent }) => {
+    // Under setMocks a helm.v4.Chart has no children to transform, and the mock monitor takes no transforms.
+    const transforms = underMocks() ? [] : chartTransforms(args, parent);
+    return new k8s.helm.v4.Chart(name, { ...chartArgs(args.plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, transforms });
+  },
+  release: ({ name, args, merged, own, childOpts }) => {
+    // Values holding a secret (under a secret-looking key, or perhaps in a Secret the chart renders) go as a Pulumi secret, in and out.
+    const secret = args.plan.fileSecrets.length > 0 || args.plan.rendersSecrets;
+    const values = secret ? pulumi.secret(merged) : merged;
+    const secretOutputs = secret ? { additionalSecretOutputs: ["values"] } : {};
+    return new k8s.helm.v3.Release(name, { ...releaseArgs(args.plan, values), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, ...resourceOptions(own), ...secretOutputs });
+  },
+};
 
 /**
  * The transforms a helm.v4.Chart deployment gives its children, in order:

@@ -1,3 +1,4 @@
+import { ENGINES } from "../../engine/records.js";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { editDistance } from "../../util/nearest.js";
 import { presenceFor } from "../hook-phases.js";
@@ -204,7 +205,7 @@ export const referenceExists: PolicyRule = {
     for (const object of objects) {
       const pod = podTemplate(object);
       // helm.v4.Chart drops hooks: a hook's pod never runs (hooks-under-chart says so).
-      if (pod === undefined || (object.hook !== undefined && context.engine === "chart")) continue;
+      if (pod === undefined || (object.hook !== undefined && ENGINES[context.engine].hooks === "dropped")) continue;
       const base = pod.path === "" ? "spec" : `${pod.path}.spec`;
       const need = (kind: string, name: string | undefined, path: string, optional: unknown) => {
         if (name === undefined || optional === true) return;
@@ -255,11 +256,12 @@ function referenceResult(object: KubernetesObject, kind: string, name: string, c
   const inRelease = find(context, kind, object.namespace, name, "");
   const external = inRelease === undefined && exists(context, kind, object.namespace, name);
   if (external) return undefined;
-  const hooks = context.engine === "chart" ? [] : hooksNamed(context, kind, object.namespace, name, "");
+  const record = ENGINES[context.engine];
+  const hooks = record.hooks === "dropped" ? [] : hooksNamed(context, kind, object.namespace, name, "");
   const targets = [...(inRelease === undefined ? [] : [inRelease]), ...hooks];
   if (targets.length === 0) {
-    const dropped = context.engine === "chart" && hooksNamed(context, kind, object.namespace, name, "").length > 0;
-    return { message: dropped ? `names ${kind} ${object.namespace}/${name}, which only a hook creates, and helm.v4.Chart drops hooks` : `names ${kind} ${object.namespace}/${name}, which the stack does not create`, hint: dropped ? 'deploy the chart with engine: "release"' : hint };
+    const dropped = record.hooks === "dropped" && hooksNamed(context, kind, object.namespace, name, "").length > 0;
+    return { message: dropped ? `names ${kind} ${object.namespace}/${name}, which only a hook creates, and ${record.display} drops hooks` : `names ${kind} ${object.namespace}/${name}, which the stack does not create`, hint: dropped ? 'deploy the chart with engine: "release"' : hint };
   }
   // Another chart's object: its own release creates it.
   if (inRelease !== undefined && !context.charts.get(context.chart)?.includes(inRelease)) return undefined;

@@ -1,3 +1,4 @@
+import { ENGINES } from "../../engine/records.js";
 import type { PolicyRule } from "../../model/policy.js";
 
 // What the engine does with what the chart renders.
@@ -7,10 +8,11 @@ export const hooksUnderChart: PolicyRule = {
   description: "Charts deployed by helm.v4.Chart have no lifecycle hooks (it drops them), unless the declaration accepts it (dropHooks).",
   severity: "error",
   check(objects, context) {
-    if (context.engine !== "chart" || context.dropHooks) return [];
+    const record = ENGINES[context.engine];
+    if (record.hooks !== "dropped" || context.dropHooks) return [];
     return objects
       .filter((object) => object.hook !== undefined && !object.hook.test)
-      .map((object) => ({ object, path: "metadata.annotations[\"helm.sh/hook\"]", message: `is a ${object.hook?.events.join(",")} hook: helm.v4.Chart never creates it`, hint: 'deploy the chart with engine: "release", or set dropHooks: true to accept it' }));
+      .map((object) => ({ object, path: "metadata.annotations[\"helm.sh/hook\"]", message: `is a ${object.hook?.events.join(",")} hook: ${record.display} never creates it`, hint: 'deploy the chart with engine: "release", or set dropHooks: true to accept it' }));
   },
 };
 
@@ -23,12 +25,9 @@ export const crdsInChart: PolicyRule = {
       .filter((object) => object.kind === "CustomResourceDefinition" && object.group === "apiextensions.k8s.io")
       .map((object) => ({
         object,
-        message:
-          context.engine === "chart"
-            ? "a CRD under helm.v4.Chart: chartroom retains it when the chart is removed (retainCrds), or deleting it would delete every custom resource of its kind"
-            : "a CRD under helm.v3.Release: Helm keeps those from crds/ on uninstall, deletes those from templates/ (and every custom resource with them)",
+        message: ENGINES[context.engine].crdsOnRemoval,
       }));
   },
 };
 
-export const ENGINE: PolicyRule[] = [hooksUnderChart, crdsInChart];
+export const ENGINE_RULES: PolicyRule[] = [hooksUnderChart, crdsInChart];
