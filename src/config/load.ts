@@ -1,10 +1,12 @@
 import { access } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { ChartroomError } from "../errors/index.js";
 import { maxFileBytes, readFileFor } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
+import { observed, stillHolds, type Inputs } from "../util/observe.js";
 import { normaliseConfig } from "./normalise.js";
 import type { Config } from "./types.js";
 
@@ -52,21 +54,29 @@ async function exists(path: string): Promise<boolean> {
 // transpile the whole library on every load (≈0.6 s against ≈0.1 s).
 const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "define");
 
-// A config that imports nothing of its own and reads neither the environment
-// nor the clock is what its bytes say: loaded once
-// per process for each content (diff --base loads the same config twice).
-const loaded = new Map<string, Promise<unknown>>();
+// A config is what its bytes say plus what it read as it loaded (the files
+// it imports, the environment, the clock), observed as it loads: the next
+// load of the same bytes reuses the result while all of that still holds
+// (diff --base loads the same config twice, in two checkouts).
+const loaded = new Map<string, Promise<{ value: unknown; inputs: Inputs }>[]>();
 
-function importOnce(file: string, bytes: Buffer): Promise<unknown> {
-  if (/from\s+["']\.|import\s*\(|require\s*\(|import\s+["']\.|process\.env|Date|Math\.random/.test(bytes.toString("utf8"))) return importConfig(file);
+async function importOnce(file: string, bytes: Buffer): Promise<unknown> {
   const key = sha256Hex(bytes);
-  let hit = loaded.get(key);
-  if (hit === undefined) {
-    hit = importConfig(file);
-    loaded.set(key, hit);
-    hit.catch(() => loaded.delete(key));
+  const root = dirname(file);
+  for (const earlier of loaded.get(key) ?? []) {
+    const done = await earlier.catch(() => undefined);
+    if (done !== undefined && stillHolds(done.inputs, root, process.env)) return done.value;
   }
-  return hit;
+  warmLoader();
+  const load = observed(root, () => importConfig(file), isLoaderCache);
+  const list = loaded.get(key) ?? loaded.set(key, []).get(key) ?? [];
+  list.push(load);
+  // A failed load is not kept; nor one that can never be reused.
+  load.then(
+    (done) => done.inputs.volatile && list.splice(list.indexOf(load), 1),
+    () => list.splice(list.indexOf(load), 1),
+  );
+  return (await load).value;
 }
 
 async function importConfig(file: string): Promise<unknown> {
@@ -81,6 +91,23 @@ async function importConfig(file: string): Promise<unknown> {
       cause: error,
     });
   }
+}
+
+/** jiti's transpile cache (in TMPDIR, or node_modules/.cache): derived from the files it reads, not an input of its own. */
+export function isLoaderCache(path: string): boolean {
+  return path.startsWith(join(tmpdir(), "jiti") + sep) || path.includes(`${sep}node_modules${sep}.cache${sep}jiti${sep}`);
+}
+
+let warm = false;
+
+/**
+ * Load the transpiler once before any module is observed: its own start-up
+ * lists the environment (the debug package) and is not what the module read.
+ */
+export function warmLoader(): void {
+  if (warm) return;
+  warm = true;
+  createJiti(import.meta.url, { fsCache: false }).transform({ source: "export const warm: number = 1;", filename: "warm.ts", ts: true });
 }
 
 // Write errors of jiti's own transpile cache (a full or read-only TMPDIR), not of the module.

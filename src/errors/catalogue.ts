@@ -36,6 +36,7 @@ export const CATALOGUE = {
   HELM_TOO_OLD: { exit: 1, meaning: "the helm found is older than chartroom supports", hint: "upgrade helm, or point HELM_BIN at a newer one" },
   HELM_FAILED: { exit: 1, meaning: "helm template failed for a chart", hint: "check the values passed to the chart" },
   ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },
+  POLICY_RULE_FAILED: { exit: 1, meaning: "a custom policy rule (policies/*.ts) threw while checking a chart", hint: "fix the rule: check(objects, context) returns the findings and does not throw" },
   VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
   PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
   INPUT_TOO_LARGE: { exit: 1, meaning: "a file, a YAML document or a registry's metadata is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the input; raise the limit the message names only if it really is this large" },

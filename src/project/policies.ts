@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { importTypeScript, locationIn } from "../config/load.js";
+import { importTypeScript, isLoaderCache, locationIn, warmLoader } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Finding } from "../model/findings.js";
@@ -14,6 +14,9 @@ import { runPolicies, type PolicyChart } from "../policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
+import { mergeInputs, observed, persistable, persistedHold, type Inputs } from "../util/observe.js";
+import { sealDigest } from "../util/sealed.js";
+import { sealingKey } from "../render/seal.js";
 import { didYouMean } from "../util/nearest.js";
 import { mapLimit } from "../util/pool.js";
 import { mergeLayers } from "../values/coalesce.js";
@@ -27,6 +30,8 @@ import { requirePin, stackName } from "./select.js";
 export interface Policies {
   settings: PolicySettings;
   custom: PolicyRule[];
+  /** What loading the custom rules read (their files, what they import, the environment): the findings cache's inputs. */
+  inputs: Inputs;
 }
 
 /**
@@ -83,12 +88,16 @@ async function readPolicies(folder: string): Promise<Policies> {
   const settings = emptySettings();
   const custom: PolicyRule[] = [];
   const names = (await readdir(folder).catch(() => [] as string[])).sort();
-  for (const name of names) {
-    const file = join(folder, name);
-    if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
-    else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
-  }
-  return { settings, custom };
+  warmLoader();
+  // Every file of policies/ is in the findings key; what the rules import and read as they load is observed.
+  const loaded = await observed(join(folder, ".."), async () => {
+    for (const name of names) {
+      const file = join(folder, name);
+      if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
+      else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
+    }
+  }, isLoaderCache);
+  return { settings, custom, inputs: loaded.inputs };
 }
 
 async function loadRule(file: string, shown: string): Promise<PolicyRule> {
@@ -104,7 +113,19 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
   if (typeof candidate?.id !== "string" || !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) || typeof candidate.check !== "function" || typeof candidate.description !== "string" || !["error", "warning", "info"].includes(String(candidate.severity))) {
     throw new ChartroomError("CONFIG_INVALID", `${shown} does not export a policy rule`, { place: { file: shown }, hint: "export default definePolicy({ id: \"kebab-case\", description, severity: \"error\" | \"warning\" | \"info\", check(objects, context) { return []; } })" });
   }
-  return candidate as PolicyRule;
+  const found = candidate as PolicyRule;
+  // A rule that throws is the rule's mistake, named with its file, not a crash of chartroom.
+  return {
+    ...found,
+    check(objects, context) {
+      try {
+        return found.check(objects, context);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new ChartroomError("POLICY_RULE_FAILED", `the rule ${found.id} (${shown}) threw on chart ${context.chart}, stack ${context.stack}: ${message.split("\n")[0]?.trim()}`, { place: { file: shown, chart: context.chart }, hint: "fix the rule: check(objects, context) returns the findings and does not throw", cause: error });
+      }
+    },
+  };
 }
 
 /**
@@ -129,21 +150,31 @@ export async function policyChart(project: Project, spec: ChartSpec, stack: Stac
 export async function policyFindings(project: Project, stack: StackSpec | undefined, charts: readonly PolicyChart[]): Promise<Finding[]> {
   const today = todayOf(project.env);
   const key = await findingsKey(project, stack, charts, today);
-  const records = recordStore(project.cacheRoot, "findings", 1, findingsRecord);
+  const records = recordStore(project.cacheRoot, "findings", 2, findingsRecord);
   const cached = key === undefined ? null : await records.read(key);
-  if (cached !== null) return cached;
+  // Reused while everything the rules read, loading and running, still reads the same.
+  const digest = await envDigest(project);
+  if (cached !== null && persistedHold(cached.inputs, project.config.dir, process.env, digest)) return cached.findings;
   const policies = await policiesOf(project);
   const objects: KubernetesObject[] = charts.flatMap((chart) => [...chart.objects]);
   const rules = [...(await builtinRules(objects)), ...policies.custom];
-  const found = runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today });
-  if (key !== undefined) await records.write(key, found);
-  return found;
+  const ran = await observed(project.config.dir, () => runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today }), isLoaderCache);
+  const inputs = mergeInputs(policies.inputs, ran.inputs);
+  // Rules that read the clock or ask for randomness are run every time.
+  if (key !== undefined && !inputs.volatile) await records.write(key, { inputs: persistable(inputs, digest), findings: ran.value });
+  return ran.value;
 }
 
-const findingsRecord = z.array(z.custom<Finding>((value) => typeof value === "object" && value !== null && typeof (value as { rule?: unknown }).rule === "string"));
+const findingsRecord = z.object({
+  inputs: z.object({ files: z.record(z.string(), z.string()), probes: z.record(z.string(), z.string()), env: z.record(z.string(), z.string().nullable()), volatile: z.boolean() }),
+  findings: z.array(z.custom<Finding>((value) => typeof value === "object" && value !== null && typeof (value as { rule?: unknown }).rule === "string")),
+});
 
-// A custom rule that imports files of its own, or reads the environment or the clock, is not cached.
-const IMPURE_RULE = /\bfrom\s+["']\.|\bimport\s*\(\s*["']\.|\brequire\s*\(\s*["']\.|process\.env|\bDate\b|readFile/;
+/** Environment values go into the findings record as keyed digests: a rule may read a credential. */
+async function envDigest(project: Project): Promise<(value: string) => string> {
+  const key = await sealingKey(project.cacheRoot);
+  return (value) => sealDigest(value, key);
+}
 
 /**
  * Everything a stack's findings depend on, as a key: each chart's render
@@ -159,7 +190,6 @@ async function findingsKey(project: Project, stack: StackSpec | undefined, chart
   const files: [string, string][] = [];
   for (const name of (await readdir(folder).catch(() => [] as string[])).sort()) {
     const text = await readFile(join(folder, name), "utf8").catch(() => "");
-    if (/\.(m?ts|m?js)$/.test(name) && IMPURE_RULE.test(text)) return undefined;
     files.push([name, text]);
   }
   return sha256Hex(JSON.stringify({

@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { materialise } from "../helpers/chart-repo.js";
@@ -88,13 +88,54 @@ describe("policies on the example platform", () => {
     await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('namespace: "widgets"', 'namespace: "default"'));
     expect(first).not.toContain("error not-in-default-namespace");
     expect(await findings()).toContain("error not-in-default-namespace");
-    // A custom rule that reads a file of its own is run every time, never cached.
+  });
+
+  it("reuse findings of custom rules that import files, read files or the environment, while those read the same; never those that read the clock", async () => {
+    const dir = await copyPlatform();
+    const findings = async () => {
+      const result = await cli(dir, ["check", "widgets-operator", "--stack", "dev", "--format", "json"]);
+      expect(result.errors).toBe("");
+      return (JSON.parse(result.output) as { findings: JsonFinding[] }).findings.map((f) => `${f.severity} ${f.rule}`);
+    };
+    const records = async () => (await readdir(join(dir, ".cache", "findings")).catch(() => [])).length;
     await mkdir(join(dir, "policies", "lib"));
-    await writeFile(join(dir, "policies", "lib", "helper.ts"), "export const ID = 'x';\n");
-    await editFile(join(dir, "policies", "not-in-default-namespace.ts"), (text) => `import { ID } from "./lib/helper.js";\nvoid ID;\n${text}`);
-    const before = (await readdir(join(dir, ".cache", "findings"))).length;
-    await findings({ CHARTROOM_TODAY: "2026-12-01" });
-    expect(await readdir(join(dir, ".cache", "findings"))).toHaveLength(before);
+    await writeFile(join(dir, "policies", "lib", "flag.ts"), "export const FLAG = false;\n");
+    await writeFile(join(dir, "data.txt"), "quiet");
+    const rule = (id: string, condition: string, head = "") =>
+      `import { definePolicy } from "chartroom";\n${head}\nexport default definePolicy({ id: "${id}", description: "a test rule", severity: "warning", check(objects) { return ${condition} ? objects.slice(0, 1).map((object) => ({ object, message: "flagged" })) : []; } });\n`;
+    await writeFile(join(dir, "policies", "imports.ts"), rule("imports-flag", "FLAG", 'import { FLAG } from "./lib/flag.js";'));
+    await writeFile(join(dir, "policies", "reads.ts"), rule("reads-file", `readFileSync(${JSON.stringify(join(dir, "data.txt"))}, "utf8") === "loud"`, 'import { readFileSync } from "node:fs";'));
+    await writeFile(join(dir, "policies", "env.ts"), rule("env-flag", 'process.env.CHARTROOM_TEST_FLAG === "on"'));
+    const quiet = await findings();
+    expect(quiet.filter((line) => /flag|reads-file/.test(line))).toStrictEqual([]);
+    expect(await records()).toBe(1);
+    expect(await findings()).toStrictEqual(quiet);
+    expect(await records()).toBe(1);
+    // What a rule imports, reads or asks the environment for changes its findings: none is reused wrongly.
+    await writeFile(join(dir, "policies", "lib", "flag.ts"), "export const FLAG = true;\n");
+    expect(await findings()).toContain("warning imports-flag");
+    await writeFile(join(dir, "data.txt"), "loud");
+    expect(await findings()).toContain("warning reads-file");
+    // Rules read the process's own environment (the CLI runs in this process here).
+    const withFlag = async (value: string) => {
+      process.env.CHARTROOM_TEST_FLAG = value;
+      try {
+        return await findings();
+      } finally {
+        delete process.env.CHARTROOM_TEST_FLAG;
+      }
+    };
+    expect(await withFlag("on")).toContain("warning env-flag");
+    expect(await findings()).not.toContain("warning env-flag");
+    // The environment value never reaches the record, only its keyed digest.
+    await withFlag("planted-flag-value-42");
+    for (const name of await readdir(join(dir, ".cache", "findings"))) expect(await readFile(join(dir, ".cache", "findings", name), "utf8")).not.toContain("planted-flag-value-42");
+    // A rule that asks the clock is run every time: no record is written for it.
+    await writeFile(join(dir, "policies", "clock.ts"), rule("clock", "Date.now() < 0"));
+    const before = await records();
+    await findings();
+    await findings();
+    expect(await records()).toBe(before);
   });
 
   it("refuse a policy file naming a rule that does not exist, with the nearest one", async () => {
@@ -103,6 +144,15 @@ describe("policies on the example platform", () => {
     const result = await cli(dir, ["check"]);
     expect(result.exitCode).toBe(1);
     expect(result.errors).toContain('error CONFIG_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)');
+  });
+
+  it("name a custom rule that throws, with its file and the chart, as the rule's mistake", async () => {
+    const dir = await copyPlatform();
+    await writeFile(join(dir, "policies", "broken.ts"), 'import { definePolicy } from "chartroom";\nexport default definePolicy({ id: "broken", description: "throws", severity: "error", check() { throw new Error("no such label"); } });\n');
+    const result = await cli(dir, ["check", "webapp", "--stack", "dev"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toMatch(/^error POLICY_RULE_FAILED: the rule broken \(policies\/broken\.ts\) threw on chart \w[\w-]*, stack dev: no such label$/m);
+    expect(result.errors).not.toMatch(/\n\s+at /);
   });
 });
 
