@@ -6,10 +6,12 @@
  */
 export const CATALOGUE = {
   USAGE: { exit: 1, meaning: "the command line is wrong (an unknown option, a missing argument, options that do not go together)", hint: "see `chartroom <command> --help`" },
-  INVALID_ARGUMENT: { exit: 1, meaning: "a library function was called with an argument of the wrong type or shape (an unknown option, a string for a list)", hint: "check the call against the function's TSDoc" },
+  INVALID_ARGUMENT: { exit: 1, meaning: "a library function was called with an argument of the wrong type or shape (an unknown option, a string for a list), or naming something the platform does not have", hint: "check the call against the function's TSDoc" },
   CONFIG_NOT_FOUND: { exit: 1, meaning: "no chartroom.config.ts where it was looked for", hint: "run chartroom from the platform's folder, or pass --config <file>" },
   CONFIG_LOAD_FAILED: { exit: 1, meaning: "the config file could not be loaded (a syntax or import error in it)", hint: "fix the error in the config file" },
   CONFIG_INVALID: { exit: 1, meaning: "the config loaded but breaks its schema or a rule between fields", hint: "fix the keys named above, then run the command again" },
+  VALUES_FILE_INVALID: { exit: 1, meaning: "a values file (values/<chart>/*.yaml) is not valid YAML, holds something else than a map, or repeats a key", hint: "fix the file at the place named" },
+  POLICY_INVALID: { exit: 1, meaning: "a file of policies/ is not valid: broken YAML, not a policy file, a module that exports no rule, two rules with one id, or a rule, chart or stack that does not exist", hint: "fix the policy file named" },
   UNKNOWN_CHART: { exit: 1, meaning: "a chart key that the config does not declare", hint: "name a chart declared in chartroom.config.ts" },
   UNKNOWN_STACK: { exit: 1, meaning: "a stack name that the config does not declare", hint: "name a stack declared in chartroom.config.ts" },
   INDEX_INVALID: { exit: 1, meaning: "a repository's index.yaml is missing, malformed or points outside the repository", hint: "check the repository; rebuild its index with `helm repo index`" },
@@ -35,12 +37,14 @@ export const CATALOGUE = {
   HELM_NOT_FOUND: { exit: 1, meaning: "no helm binary to run", hint: "install helm ≥ 3.8 (https://helm.sh/docs/intro/install/) and put it on PATH, or point HELM_BIN at it" },
   HELM_TOO_OLD: { exit: 1, meaning: "the helm found is older than chartroom supports", hint: "upgrade helm, or point HELM_BIN at a newer one" },
   HELM_FAILED: { exit: 1, meaning: "helm template failed for a chart", hint: "check the values passed to the chart" },
+  ENGINE_UNSUPPORTED: { exit: 1, meaning: "the chart's engine cannot do what its declaration asks (helm.v3.Release takes a post-renderer without arguments)", hint: "change the declaration, or declare the other engine" },
   ENGINE_DROPS_HOOKS: { exit: 1, meaning: "engine \"chart\" was declared for a chart with lifecycle hooks, which helm.v4.Chart drops", hint: 'use engine: "release", or set dropHooks: true' },
   POLICY_RULE_FAILED: { exit: 1, meaning: "a custom policy rule (policies/*.ts) threw while checking a chart", hint: "fix the rule: check(objects, context) returns the findings and does not throw" },
   VALUES_INVALID: { exit: 1, meaning: "values do not fit the chart's schema (at deploy time)", hint: "fix the values; `chartroom check` shows the same findings" },
   PROVIDER_MISSING: { exit: 1, meaning: "deployCharts was called without an explicit Kubernetes provider", hint: "pass { provider: new k8s.Provider(...) }" },
   INPUT_TOO_LARGE: { exit: 1, meaning: "a file, a YAML document or a registry's metadata is larger than chartroom reads, or expands too far (an alias bomb)", hint: "check the input; raise the limit the message names only if it really is this large" },
   FILE_UNWRITABLE: { exit: 1, meaning: "a file or folder chartroom must write cannot be written: no space left, read-only, permission denied, or a file where a folder should be", hint: "make the path named writable (for the cache: CHARTROOM_CACHE; for temporary files: TMPDIR)" },
+  FILE_NOT_UTF8: { exit: 1, meaning: "a file chartroom reads as text (the config, a values or policy file, the lock) is not UTF-8", hint: "save the file as UTF-8" },
   FILE_UNREADABLE: { exit: 1, meaning: "a file chartroom needs is a folder, unreadable, or not allowed", hint: "check the path and its permissions" },
   INTERNAL: { exit: 1, meaning: "a bug in chartroom: something it assumed did not hold", hint: "please report it with the command you ran" },
 } as const satisfies Record<string, { exit: 1 | 2; meaning: string; hint: string }>;

@@ -61,11 +61,11 @@ export function addPolicyFile(settings: PolicySettings, file: string, text: stri
   const error = document.errors[0];
   if (error !== undefined) {
     const at = counter.linePos(error.pos[0]);
-    throw new ChartroomError("CONFIG_INVALID", `${file} is not valid YAML: ${error.message.split("\n")[0]}`, { place: { file, line: at.line, column: at.col }, hint: "fix the YAML syntax of the policy file" });
+    throw new ChartroomError("POLICY_INVALID", `${file} is not valid YAML: ${error.message.split("\n")[0]}`, { place: { file, line: at.line, column: at.col }, hint: "fix the YAML syntax of the policy file" });
   }
   const parsed = policyFileSchema.safeParse(document.toJS() ?? {});
   if (!parsed.success) {
-    throw new ChartroomError("CONFIG_INVALID", `${file} is not a policy file`, {
+    throw new ChartroomError("POLICY_INVALID", `${file} is not a policy file`, {
       place: { file },
       details: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(top)"}: ${issue.code === "unrecognized_keys" ? `unknown key ${issue.keys.join(", ")}; allowed: rules, exceptions, external` : issue.message}`),
       hint: "a policy file holds rules (severities), exceptions (with reasons) and external objects",

@@ -61,13 +61,13 @@ export function policiesOf(project: Project): Promise<Policies> {
 function checkNames(project: Project, policies: Policies): Policies {
   const rules = new Set(BUILTIN_RULE_IDS);
   for (const rule of policies.custom) {
-    if (rules.has(rule.id)) throw new ChartroomError("CONFIG_INVALID", `two policy rules are called "${rule.id}"`, { place: { file: "policies/" }, hint: "give the custom rule an id of its own" });
+    if (rules.has(rule.id)) throw new ChartroomError("POLICY_INVALID", `two policy rules are called "${rule.id}"`, { place: { file: "policies/" }, hint: "give the custom rule an id of its own" });
     rules.add(rule.id);
   }
   const charts = project.config.charts.map((spec) => spec.key);
   const stacks = project.config.stacks.map((stack) => stack.name);
   const refuse = (place: SettingPlace, what: string, name: string, known: readonly string[]) =>
-    new ChartroomError("CONFIG_INVALID", `${place.file} names ${what} "${name}", which does not exist${didYouMean(name, known)}`, { place, hint: `${what}s: ${[...known].sort().join(", ") || "(none)"}` });
+    new ChartroomError("POLICY_INVALID", `${place.file} names ${what} "${name}", which does not exist${didYouMean(name, known)}`, { place, hint: `${what}s: ${[...known].sort().join(", ") || "(none)"}` });
   for (const [rule, setting] of policies.settings.severities) {
     if (!rules.has(rule)) throw refuse(setting.place, "the rule", rule, [...rules]);
     for (const stack of Object.keys(setting.stacks)) if (!stacks.includes(stack)) throw refuse(setting.place, "the stack", stack, stacks);
@@ -111,7 +111,7 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
   }
   const candidate = rule as Partial<PolicyRule> | undefined;
   if (typeof candidate?.id !== "string" || !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) || typeof candidate.check !== "function" || typeof candidate.description !== "string" || !["error", "warning", "info"].includes(String(candidate.severity))) {
-    throw new ChartroomError("CONFIG_INVALID", `${shown} does not export a policy rule`, { place: { file: shown }, hint: "export default definePolicy({ id: \"kebab-case\", description, severity: \"error\" | \"warning\" | \"info\", check(objects, context) { return []; } })" });
+    throw new ChartroomError("POLICY_INVALID", `${shown} does not export a policy rule`, { place: { file: shown }, hint: "export default definePolicy({ id: \"kebab-case\", description, severity: \"error\" | \"warning\" | \"info\", check(objects, context) { return []; } })" });
   }
   const found = candidate as PolicyRule;
   // A rule that throws is the rule's mistake, named with its file, not a crash of chartroom.

@@ -142,7 +142,7 @@ export async function readTextFor(path: string, what: string, options: { place?:
     // Where: the first replacement character of a lenient decode.
     const lenient = new TextDecoder("utf-8").decode(bytes);
     const line = lenient.slice(0, Math.max(0, lenient.indexOf("\uFFFD"))).split("\n").length;
-    throw new ChartroomError("CONFIG_INVALID", `${options.shown ?? path} is not UTF-8 (an invalid byte on line ${line})`, { place: { file: options.shown ?? path, line, ...options.place }, hint: "save the file as UTF-8 (Helm refuses anything else)" });
+    throw new ChartroomError("FILE_NOT_UTF8", `${options.shown ?? path} is not UTF-8 (an invalid byte on line ${line})`, { place: { file: options.shown ?? path, line, ...options.place }, hint: "save the file as UTF-8 (Helm refuses anything else)" });
   }
 }
 

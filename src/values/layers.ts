@@ -73,7 +73,7 @@ function parseFully(name: string, text: string): ParsedLayer[] {
     const error = document.errors[0];
     if (error !== undefined) {
       const at = counter.linePos(error.pos[0]);
-      throw new ChartroomError("CONFIG_INVALID", `${name} is not valid YAML: ${error.message.split("\n")[0]}`, {
+      throw new ChartroomError("VALUES_FILE_INVALID", `${name} is not valid YAML: ${error.message.split("\n")[0]}`, {
         place: { file: name, line: at.line, column: at.col },
         hint: "fix the YAML syntax in the values file",
       });
@@ -81,7 +81,7 @@ function parseFully(name: string, text: string): ParsedLayer[] {
     const values = toValues(document, name);
     if (values === null || values === undefined) continue;
     if (!isRecord(values)) {
-      throw new ChartroomError("CONFIG_INVALID", `${name} must hold a map of values`, { place: { file: name }, hint: "values files are YAML maps: key: value" });
+      throw new ChartroomError("VALUES_FILE_INVALID", `${name} must hold a map of values`, { place: { file: name }, hint: "values files are YAML maps: key: value" });
     }
     rememberSecretLooking(values);
     const positions = new Map<string, Position>();
@@ -114,7 +114,7 @@ function collect(node: Node | null, path: (string | number)[], file: string, cou
       const range = (pair.key as { range?: [number, number, number] } | null)?.range;
       const at = range === undefined ? { line: 0, col: 0 } : counter.linePos(range[0]);
       if (seen.has(key)) {
-        throw new ChartroomError("CONFIG_INVALID", `${file} is not valid YAML: the key "${key}" appears twice in the same map`, { place: { file, line: at.line, column: at.col }, hint: "keep one of them (Helm refuses duplicate keys)" });
+        throw new ChartroomError("VALUES_FILE_INVALID", `${file} is not valid YAML: the key "${key}" appears twice in the same map`, { place: { file, line: at.line, column: at.col }, hint: "keep one of them (Helm refuses duplicate keys)" });
       }
       seen.add(key);
       out.set(pathKey([...path, key]), { file, line: at.line, column: at.col });

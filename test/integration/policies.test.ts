@@ -143,7 +143,7 @@ describe("policies on the example platform", () => {
     await editFile(join(dir, "policies", "platform.yaml"), (text) => text.replace("privilege-escalation: info", "privilege-escalaton: info"));
     const result = await cli(dir, ["check"]);
     expect(result.exitCode).toBe(1);
-    expect(result.errors).toContain('error CONFIG_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)');
+    expect(result.errors).toContain('error POLICY_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)');
   });
 
   it("name a custom rule that throws, with its file and the chart, as the rule's mistake", async () => {

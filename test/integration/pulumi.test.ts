@@ -249,7 +249,7 @@ describe("deployCharts options", () => {
 
   it("refuses an existing namespace no chart uses, with the nearest one", async () => {
     const error = (await deployCharts(await config(), { name: "ns-typo", provider: provider(), dir: ROOT, existingNamespaces: ["shp"] }).catch((e: unknown) => e)) as ChartroomError;
-    expect([error.code, error.message]).toStrictEqual(["CONFIG_INVALID", 'deployCharts names "shp" in existingNamespaces, which no chart uses (did you mean "shop"?)']);
+    expect([error.code, error.message]).toStrictEqual(["INVALID_ARGUMENT", 'deployCharts names "shp" in existingNamespaces, which no chart uses (did you mean "shop"?)']);
   });
 
   it("creates no Namespace the platform says exists already", async () => {

@@ -49,6 +49,6 @@ describe("engine arguments", () => {
       }
       return undefined;
     })();
-    expect(ChartroomError.isInstance(error) && [error.code, error.place.key]).toStrictEqual(["CONFIG_INVALID", "charts.web.postRenderer.args"]);
+    expect(ChartroomError.isInstance(error) && [error.code, error.place.key]).toStrictEqual(["ENGINE_UNSUPPORTED", "charts.web.postRenderer.args"]);
   });
 });

@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, ChartroomError, formatError, InternalError } from "../../src/errors/index.js";
+import { errorTable, readmeSection } from "../../scripts/error-table.js";
 import { ROOT } from "../helpers/platform.js";
 
 const SRC = join(ROOT, "src");
@@ -24,6 +25,17 @@ describe("the error catalogue", () => {
     }
     expect(thrown.size).toBeGreaterThan(20);
     expect([...thrown].filter((code) => !Object.hasOwn(CATALOGUE, code))).toStrictEqual([]);
+  });
+
+  it("is the README's table of error codes (npm run docs writes it)", async () => {
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    expect(readmeSection(readme)).toBe(errorTable());
+  });
+
+  it("throws every code it catalogues (none kept for nothing)", async () => {
+    let text = "";
+    for (const file of await sources()) if (!file.endsWith(join("errors", "catalogue.ts"))) text += await readFile(file, "utf8");
+    expect(Object.keys(CATALOGUE).filter((code) => !text.includes(`"${code}"`))).toStrictEqual([]);
   });
 
   it("gives each code an exit code, a meaning and a default hint", () => {

@@ -213,7 +213,7 @@ describe("policy files", () => {
       }
       return undefined;
     })();
-    expect(error?.code).toBe("CONFIG_INVALID");
+    expect(error?.code).toBe("POLICY_INVALID");
     expect(error?.details.join("\n")).toContain(message);
   });
 

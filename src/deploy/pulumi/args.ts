@@ -37,7 +37,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
 export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>): k8s.helm.v3.ReleaseArgs {
   const { spec } = plan;
   if (spec.postRenderer !== undefined && spec.postRenderer.args.length > 0) {
-    throw new ChartroomError("CONFIG_INVALID", `helm.v3.Release takes a post-renderer command without arguments (charts.${spec.key}.postRenderer)`, {
+    throw new ChartroomError("ENGINE_UNSUPPORTED", `helm.v3.Release takes a post-renderer command without arguments (charts.${spec.key}.postRenderer)`, {
       place: { chart: spec.key, key: `charts.${spec.key}.postRenderer.args` },
       hint: "wrap the command and its arguments in a script",
     });

@@ -124,7 +124,7 @@ function createNamespaces(plans: DeploymentPlan[], options: DeployOptions, prefi
   // A misspelt namespace here would create the real one while looking as if it did not.
   for (const name of options.existingNamespaces ?? []) {
     if (!used.includes(name)) {
-      throw new ChartroomError("CONFIG_INVALID", `deployCharts names "${name}" in existingNamespaces, which no chart uses${didYouMean(name, used)}`, { hint: `the charts' namespaces: ${used.join(", ")}` });
+      throw new ChartroomError("INVALID_ARGUMENT", `deployCharts names "${name}" in existingNamespaces, which no chart uses${didYouMean(name, used)}`, { hint: `the charts' namespaces: ${used.join(", ")}` });
     }
   }
   const existing = new Set([...BUILT_IN_NAMESPACES, ...(options.existingNamespaces ?? [])]);
