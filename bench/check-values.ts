@@ -25,7 +25,14 @@ function chartFiles(index: number): Map<string, Buffer> {
     const groupDefaults: Record<string, unknown> = {};
     for (let f = 0; f < 10; f++) {
       const kind = (g + f + index) % 4;
-      group[`field${f}`] = kind === 0 ? { type: "integer", minimum: 0 } : kind === 1 ? { type: "string", enum: ["a", "b", "c"] } : kind === 2 ? { type: "boolean" } : { type: "string", pattern: "^[a-z]+$" };
+      group[`field${f}`] =
+        kind === 0
+          ? { type: "integer", minimum: 0 }
+          : kind === 1
+            ? { type: "string", enum: ["a", "b", "c"] }
+            : kind === 2
+              ? { type: "boolean" }
+              : { type: "string", pattern: "^[a-z]+$" };
       groupDefaults[`field${f}`] = kind === 0 ? 1 : kind === 1 ? "a" : kind === 2 ? true : "abc";
     }
     properties[`group${g}`] = { type: "object", properties: group, additionalProperties: false };
@@ -36,7 +43,10 @@ function chartFiles(index: number): Map<string, Buffer> {
     ["Chart.yaml", Buffer.from(`apiVersion: v2\nname: chart-${index}\nversion: 1.0.0\n`)],
     ["values.yaml", Buffer.from(stringify(defaults))],
     ["values.schema.json", Buffer.from(JSON.stringify(schema))],
-    ["templates/cm.yaml", Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: {{ .Values.group0.field1 | quote }}\n")],
+    [
+      "templates/cm.yaml",
+      Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: {{ .Values.group0.field1 | quote }}\n"),
+    ],
   ]);
 }
 
@@ -47,14 +57,22 @@ export async function benchCheckValues(cacheRoot: string): Promise<Record<string
   try {
     const archives = await Promise.all(Array.from({ length: CHARTS }, (_, i) => packChart(`chart-${i}`, chartFiles(i), new Date(0))));
     const inspections = await Promise.all(archives.map((data, i) => inspectArchive(data, `chart-${i}`)));
-    const layers = STACKS.map((stack) => [...parseValuesFile("values.yaml", "group2:\n  field3: 7\n"), ...parseValuesFile(`${stack}.yaml`, stackValues(stack))]);
+    const layers = STACKS.map((stack) => [
+      ...parseValuesFile("values.yaml", "group2:\n  field3: 7\n"),
+      ...parseValuesFile(`${stack}.yaml`, stackValues(stack)),
+    ]);
     let compilations = 0;
     const checkAll = async () => {
       const schemas = new SchemaCache();
       let findings = 0;
       for (const [i, inspection] of inspections.entries()) {
         for (const [s, stack] of STACKS.entries()) {
-          const contract = { defaults: inspection.defaults, schema: inspection.schemaDocument, schemaDigest: inspection.schema?.digest, subcharts: inspection.subcharts };
+          const contract = {
+            defaults: inspection.defaults,
+            schema: inspection.schemaDocument,
+            schemaDigest: inspection.schema?.digest,
+            subcharts: inspection.subcharts,
+          };
           findings += checkValues({ chart: `chart-${i}`, stack, contract, layers: layers[s] ?? [], schemas }).findings.length;
         }
       }

@@ -48,7 +48,12 @@ async function time(work: () => Promise<void>): Promise<number> {
 const dir = await mkdtemp(join(tmpdir(), "chartroom-bench-deploy-"));
 try {
   const written = await platform(dir);
-  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "bench", "bench", false);
+  await pulumi.runtime.setMocks(
+    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+    "bench",
+    "bench",
+    false,
+  );
   const state = (await import("@pulumi/pulumi/runtime/state.js")) as unknown as { getStore(): { supportsTransforms: boolean } };
   state.getStore().supportsTransforms = true;
   const provider = new k8s.Provider("cluster", { kubeconfig: "x" });
@@ -58,8 +63,18 @@ try {
   for (let round = 0; round < 5; round++) {
     bare.push(
       await time(async () => {
-        const charts = Array.from({ length: CHARTS }, (_, i) =>
-          new k8s.helm.v4.Chart(`bare-${round}-${i}`, { chart: "charts/webapp-1.0.1.tgz", namespace: `team-${i}`, values: { replicaCount: 1 + (i % 3), service: { port: 8080 }, config: { logLevel: "info" } } }, { provider }),
+        const charts = Array.from(
+          { length: CHARTS },
+          (_, i) =>
+            new k8s.helm.v4.Chart(
+              `bare-${round}-${i}`,
+              {
+                chart: "charts/webapp-1.0.1.tgz",
+                namespace: `team-${i}`,
+                values: { replicaCount: 1 + (i % 3), service: { port: 8080 }, config: { logLevel: "info" } },
+              },
+              { provider },
+            ),
         );
         await Promise.all(charts.map((chart) => settle(chart.urn)));
       }),

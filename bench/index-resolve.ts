@@ -23,7 +23,10 @@ export async function benchIndexResolve(cacheRoot: string): Promise<Record<strin
   const work = await mkdtemp(join(tmpdir(), "chartroom-bench-"));
   try {
     const repository: RepositorySpec = { name: "bench", kind: "http", url: server.url, plainHttp: false, timeoutMs: 30_000 };
-    const ranges = Array.from({ length: 50 }, (_, i) => ({ chart: generated.names[i % generated.names.length] ?? "", range: ["^1.0.0", "~2.1.0", "*", ">=0.3 <3", "^3.1.0"][i % 5] ?? "*" }));
+    const ranges = Array.from({ length: 50 }, (_, i) => ({
+      chart: generated.names[i % generated.names.length] ?? "",
+      range: ["^1.0.0", "~2.1.0", "*", ">=0.3 <3", "^3.1.0"][i % 5] ?? "*",
+    }));
     const resolveAll = async (cache: string) => {
       const source = httpSource(repository, { cacheRoot: cache });
       for (const { chart, range } of ranges) {

@@ -24,7 +24,8 @@ export async function benchLargeInputs(): Promise<Record<string, string | number
   const valuesTime = performance.now() - started;
   const dir = await mkdtemp(join(tmpdir(), "chartroom-bench-values-"));
   try {
-    for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies"]) await cp(join(ROOT, name), join(dir, name), { recursive: true });
+    for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies"])
+      await cp(join(ROOT, name), join(dir, name), { recursive: true });
     await writeFile(join(dir, "values", "webapp", "values.yaml"), `image:\n  pullPolicy: Always\npodAnnotations:\n${values}\n`);
     const env = { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), CHARTROOM_TODAY: "2026-11-30" };
     const args = ["check", "webapp", "--stack", "dev"];

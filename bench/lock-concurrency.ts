@@ -18,7 +18,14 @@ async function repositoryFiles(names: string[]): Promise<Map<string, Buffer>> {
   const entries: Record<string, unknown[]> = {};
   for (const name of names) {
     const chartYaml = Buffer.from(`apiVersion: v2\nname: ${name}\nversion: 1.0.0\nappVersion: "1.0"\n`);
-    const archive = await packChart(name, new Map([["Chart.yaml", chartYaml], ["values.yaml", Buffer.from("replicas: 1\n")]]), new Date(0));
+    const archive = await packChart(
+      name,
+      new Map([
+        ["Chart.yaml", chartYaml],
+        ["values.yaml", Buffer.from("replicas: 1\n")],
+      ]),
+      new Date(0),
+    );
     files.set(`${name}-1.0.0.tgz`, archive);
     entries[name] = [{ name, version: "1.0.0", digest: sha256Hex(archive), urls: [`${name}-1.0.0.tgz`] }];
   }
@@ -28,7 +35,11 @@ async function repositoryFiles(names: string[]): Promise<Map<string, Buffer>> {
 
 /** `lock` of 10 charts from 3 repositories with different latencies: wall time vs the slowest chart and vs one at a time. */
 export async function benchLockConcurrency(): Promise<Record<string, string | number>> {
-  const groups = [["a1", "a2", "a3", "a4"], ["b1", "b2", "b3"], ["c1", "c2", "c3"]];
+  const groups = [
+    ["a1", "a2", "a3", "a4"],
+    ["b1", "b2", "b3"],
+    ["c1", "c2", "c3"],
+  ];
   const servers = await Promise.all(groups.map(async (names, i) => serveFiles(await repositoryFiles(names), LATENCIES[i])));
   const work = await mkdtemp(join(tmpdir(), "chartroom-bench-"));
   try {
@@ -46,7 +57,12 @@ export async function benchLockConcurrency(): Promise<Record<string, string | nu
     };
     const parallel = await median(5, () => lockWith(charts, 8));
     const sequential = await median(3, () => lockWith(charts, 1));
-    const slowest = await median(5, () => lockWith(charts.filter((c) => c.key === "c1"), 1));
+    const slowest = await median(5, () =>
+      lockWith(
+        charts.filter((c) => c.key === "c1"),
+        1,
+      ),
+    );
     return {
       "repositories (latency per response)": LATENCIES.map((l) => `${l} ms`).join(", "),
       "lock 10 charts, concurrency 8": ms(parallel),

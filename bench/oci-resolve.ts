@@ -29,14 +29,26 @@ export async function benchOciResolve(): Promise<Record<string, string | number>
       for (const version of VERSIONS) {
         const file = join(work, `${name}-${version}.tgz`);
         const chartYaml = Buffer.from(`apiVersion: v2\nname: ${name}\nversion: ${version}\n`);
-        await writeFile(file, await packChart(name, new Map([["Chart.yaml", chartYaml], ["values.yaml", Buffer.from("a: 1\n")]]), new Date(0)));
+        await writeFile(
+          file,
+          await packChart(
+            name,
+            new Map([
+              ["Chart.yaml", chartYaml],
+              ["values.yaml", Buffer.from("a: 1\n")],
+            ]),
+            new Date(0),
+          ),
+        );
         await helmPush(4, file, `oci://${registry.host}/bench`, { dir: work, plainHttp: true });
       }
     }
     const repository: RepositorySpec = { name: "bench", kind: "oci", url: `oci://${registry.host}/bench`, plainHttp: true, timeoutMs: 30_000 };
     const resolveAll = async () => {
       const source = ociSource(repository, {});
-      await mapLimit(names, 8, async (name) => resolveVersion({ key: name, chart: name, range: "^1.0.0", prerelease: false, repository: repository.url }, await source.listVersions(name)));
+      await mapLimit(names, 8, async (name) =>
+        resolveVersion({ key: name, chart: name, range: "^1.0.0", prerelease: false, repository: repository.url }, await source.listVersions(name)),
+      );
     };
     const resolve = await median(5, resolveAll);
     let n = 0;
@@ -47,7 +59,12 @@ export async function benchOciResolve(): Promise<Record<string, string | number>
       await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }));
     });
     const helmBin = await helm(4);
-    const env = { ...process.env, HELM_REGISTRY_CONFIG: join(work, "helm-registry.json"), HELM_CACHE_HOME: join(work, "hc"), HELM_CONFIG_HOME: join(work, "hcfg") };
+    const env = {
+      ...process.env,
+      HELM_REGISTRY_CONFIG: join(work, "helm-registry.json"),
+      HELM_CACHE_HOME: join(work, "hc"),
+      HELM_CONFIG_HOME: join(work, "hcfg"),
+    };
     const helmSum = await median(3, async () => {
       for (const name of names) await run(helmBin, ["show", "chart", `oci://${registry.host}/bench/${name}`, "--version", "1.2.0", "--plain-http"], { env });
     });

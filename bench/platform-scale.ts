@@ -21,29 +21,44 @@ function serviceChart(version: string): Map<string, Buffer> {
   put("Chart.yaml", `apiVersion: v2\nname: service\nversion: ${version}\nappVersion: "${version}"\n`);
   put("values.yaml", "replicas: 2\nimage: registry.example.test/service\nport: 8080\nlogLevel: info\n");
   const labels = "app.kubernetes.io/name: {{ .Release.Name }}\n    app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}";
-  put("templates/deployment.yaml", `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n    ${labels}\nspec:\n  replicas: {{ .Values.replicas }}\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: {{ .Release.Name }}\n  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: {{ .Release.Name }}\n    spec:\n      containers:\n        - name: app\n          image: "{{ .Values.image }}:{{ .Chart.AppVersion }}"\n          ports:\n            - { name: http, containerPort: {{ .Values.port }} }\n          readinessProbe: { httpGet: { path: /ready, port: http } }\n          resources: { requests: { cpu: 50m, memory: 64Mi } }\n          securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true }\n`);
-  put("templates/service.yaml", `apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  selector:\n    app.kubernetes.io/name: {{ .Release.Name }}\n  ports:\n    - { name: http, port: 80, targetPort: http }\n`);
-  put("templates/configmap.yaml", `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  LOG_LEVEL: {{ .Values.logLevel | quote }}\n`);
+  put(
+    "templates/deployment.yaml",
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n    ${labels}\nspec:\n  replicas: {{ .Values.replicas }}\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: {{ .Release.Name }}\n  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: {{ .Release.Name }}\n    spec:\n      containers:\n        - name: app\n          image: "{{ .Values.image }}:{{ .Chart.AppVersion }}"\n          ports:\n            - { name: http, containerPort: {{ .Values.port }} }\n          readinessProbe: { httpGet: { path: /ready, port: http } }\n          resources: { requests: { cpu: 50m, memory: 64Mi } }\n          securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true }\n`,
+  );
+  put(
+    "templates/service.yaml",
+    `apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  selector:\n    app.kubernetes.io/name: {{ .Release.Name }}\n  ports:\n    - { name: http, port: 80, targetPort: http }\n`,
+  );
+  put(
+    "templates/configmap.yaml",
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-config\ndata:\n  LOG_LEVEL: {{ .Values.logLevel | quote }}\n`,
+  );
   return files;
 }
 
 /** The platform's files in `dir`: a file repository with the service chart at two versions, the config, values. */
 export async function makePlatform(dir: string, helm: string): Promise<string[]> {
-    await mkdir(join(dir, "charts"));
-    for (const version of ["1.0.0", "1.1.0"]) await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
-    await run(helm, ["repo", "index", join(dir, "charts")], { env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") } });
-    const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
-    const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
-    const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
-    await writeFile(join(dir, "chartroom.config.ts"), `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
-    await mkdir(join(dir, "node_modules"));
-    await run("ln", ["-s", ROOT, join(dir, "node_modules", "chartroom")]);
-    for (const key of keys) {
-      await mkdir(join(dir, "values", key), { recursive: true });
-      await writeFile(join(dir, "values", key, "values.yaml"), `replicas: ${2 + (key.length % 3)}\n`);
-    }
-    await writeFile(join(dir, ".gitignore"), "node_modules/\n.chartroom/\n");
+  await mkdir(join(dir, "charts"));
+  for (const version of ["1.0.0", "1.1.0"])
+    await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
+  await run(helm, ["repo", "index", join(dir, "charts")], {
+    env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") },
+  });
+  const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
+  const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
+  const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
+  await writeFile(
+    join(dir, "chartroom.config.ts"),
+    `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`,
+  );
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
+  await mkdir(join(dir, "node_modules"));
+  await run("ln", ["-s", ROOT, join(dir, "node_modules", "chartroom")]);
+  for (const key of keys) {
+    await mkdir(join(dir, "values", key), { recursive: true });
+    await writeFile(join(dir, "values", key, "values.yaml"), `replicas: ${2 + (key.length % 3)}\n`);
+  }
+  await writeFile(join(dir, ".gitignore"), "node_modules/\n.chartroom/\n");
 
   return keys;
 }
@@ -53,13 +68,21 @@ async function bigProject(dir: string, helm: string): Promise<string> {
   const big = join(dir, "big");
   await mkdir(join(big, "charts"), { recursive: true });
   for (const version of ["1.0.0", "2.0.0"] as const) {
-    await writeFile(join(big, "charts", `big-${version}.tgz`), await packChart("big", generateChart(version, { count: 110, crds: 6, upgrade: "typical" }), new Date(0)));
+    await writeFile(
+      join(big, "charts", `big-${version}.tgz`),
+      await packChart("big", generateChart(version, { count: 110, crds: 6, upgrade: "typical" }), new Date(0)),
+    );
   }
-  await writeFile(join(big, "chartroom.config.ts"), `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { big: { repository: "local", chart: "big", version: "1.0.0", namespace: "apps" } },\n  stacks: { prod: { kubeVersion: "1.31.0" } },\n});\n`);
+  await writeFile(
+    join(big, "chartroom.config.ts"),
+    `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { big: { repository: "local", chart: "big", version: "1.0.0", namespace: "apps" } },\n  stacks: { prod: { kubeVersion: "1.31.0" } },\n});\n`,
+  );
   await writeFile(join(big, "package.json"), JSON.stringify({ name: "big", private: true, type: "module" }));
   await mkdir(join(big, "node_modules"));
   await run("ln", ["-s", ROOT, join(big, "node_modules", "chartroom")]);
-  await run(helm, ["repo", "index", join(big, "charts")], { env: { ...process.env, HELM_CACHE_HOME: join(big, ".helm"), HELM_CONFIG_HOME: join(big, ".helm") } });
+  await run(helm, ["repo", "index", join(big, "charts")], {
+    env: { ...process.env, HELM_CACHE_HOME: join(big, ".helm"), HELM_CONFIG_HOME: join(big, ".helm") },
+  });
   await chartroom(big, ["lock"], join(big, ".cache-lock"), helm);
   return big;
 }
@@ -74,7 +97,11 @@ async function chartroom(dir: string, args: string[], cache: string, helm: strin
   const started = performance.now();
   try {
     // helm installed, as on a user's machine: the run does not extract one.
-    await run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), ...args], { cwd: dir, env: { ...process.env, CHARTROOM_CACHE: cache, HELM_BIN: helm, NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+    await run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), ...args], {
+      cwd: dir,
+      env: { ...process.env, CHARTROOM_CACHE: cache, HELM_BIN: helm, NO_COLOR: "1" },
+      maxBuffer: 64 << 20,
+    });
     return { ms: performance.now() - started, code: 0 };
   } catch (error) {
     const code = (error as { code?: number }).code ?? 1;

@@ -28,7 +28,16 @@ export async function benchPolicies(cacheRoot: string): Promise<Record<string, s
     const render = async () =>
       Promise.all(
         Array.from({ length: CHARTS }, async (_, i) => {
-          const input: RenderInput = { helm, archive: { path, digest: "sha256:big" }, label: `big-${i}`, releaseName: `big-${i}`, namespace: `apps-${i}`, kubeVersion: "1.31.0", apiVersions: [], values: [] };
+          const input: RenderInput = {
+            helm,
+            archive: { path, digest: "sha256:big" },
+            label: `big-${i}`,
+            releaseName: `big-${i}`,
+            namespace: `apps-${i}`,
+            kubeVersion: "1.31.0",
+            apiVersions: [],
+            values: [],
+          };
           return (await renderChart(input, { cacheRoot: join(work, "cache"), noCache: true })).objects;
         }),
       );

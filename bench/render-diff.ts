@@ -32,7 +32,16 @@ async function benchUpgrade(cacheRoot: string, upgrade: Upgrade): Promise<Record
     for (const version of ["1.0.0", "2.0.0"] as const) {
       const path = join(work, `big-${version}.tgz`);
       await writeFile(path, await packChart("big", generateChart(version, { count: 110, crds: 6, upgrade }), new Date(0)));
-      inputs.push({ helm, archive: { path, digest: `sha256:big-${version}` }, label: "big", releaseName: "big", namespace: "apps", kubeVersion: "1.31.0", apiVersions: [], values: [] });
+      inputs.push({
+        helm,
+        archive: { path, digest: `sha256:big-${version}` },
+        label: "big",
+        releaseName: "big",
+        namespace: "apps",
+        kubeVersion: "1.31.0",
+        apiVersions: [],
+        values: [],
+      });
     }
     const template = (input: RenderInput) => helmTemplate({ ...input, chart: input.archive.path });
     const outputs = await Promise.all(inputs.map(template));
@@ -47,12 +56,22 @@ async function benchUpgrade(cacheRoot: string, upgrade: Upgrade): Promise<Record
       const shared = new Map();
       const [a, b] = outputs.map((text) => parseManifest(text, "apps", "big", shared));
       objects = Math.max(a?.length ?? 0, b?.length ?? 0);
-      chartReport({ chart: "big", stack: "bench", engine: "chart" }, { version: "1.0.0", objects: a ?? [], unstable: new Set() }, { version: "2.0.0", objects: b ?? [], unstable: new Set() }, options);
+      chartReport(
+        { chart: "big", stack: "bench", engine: "chart" },
+        { version: "1.0.0", objects: a ?? [], unstable: new Set() },
+        { version: "2.0.0", objects: b ?? [], unstable: new Set() },
+        options,
+      );
     });
     const fullRun = async (cache: string) => {
       const shared = new Map();
       const [a, b] = await Promise.all(inputs.map((input) => renderChart(input, { cacheRoot: cache, shared })));
-      chartReport({ chart: "big", stack: "bench", engine: "chart" }, { version: "1.0.0", objects: a?.objects ?? [], unstable: new Set(a?.unstable) }, { version: "2.0.0", objects: b?.objects ?? [], unstable: new Set(b?.unstable) }, options);
+      chartReport(
+        { chart: "big", stack: "bench", engine: "chart" },
+        { version: "1.0.0", objects: a?.objects ?? [], unstable: new Set(a?.unstable) },
+        { version: "2.0.0", objects: b?.objects ?? [], unstable: new Set(b?.unstable) },
+        options,
+      );
     };
     let n = 0;
     const cold = await median(3, () => fullRun(join(work, `cache-${n++}`)));
@@ -62,7 +81,14 @@ async function benchUpgrade(cacheRoot: string, upgrade: Upgrade): Promise<Record
     const bytes = outputs.reduce((sum, text) => sum + text.length, 0);
     // What a pull-request comment of this change weighs.
     const [a, b] = outputs.map((text) => parseManifest(text, "apps", "big"));
-    const report = diffReport([chartReport({ chart: "big", stack: "bench", engine: "chart" }, { version: "1.0.0", objects: a ?? [], unstable: new Set() }, { version: "2.0.0", objects: b ?? [], unstable: new Set() }, options)]);
+    const report = diffReport([
+      chartReport(
+        { chart: "big", stack: "bench", engine: "chart" },
+        { version: "1.0.0", objects: a ?? [], unstable: new Set() },
+        { version: "2.0.0", objects: b ?? [], unstable: new Set() },
+        options,
+      ),
+    ]);
     const markdown = formatMarkdown(report);
     return {
       chart: `${objects} objects per version (6 operator-sized CRDs, a third of their descriptions in double quotes and a third in single quotes over several lines), ${(bytes / 2 / 1e6).toFixed(2)} MB of YAML per render`,

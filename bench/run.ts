@@ -32,7 +32,9 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */
 async function benchDeploy(): Promise<Record<string, string | number>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(import.meta.dirname, "deploy.ts")], { cwd: join(import.meta.dirname, "..") });
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(import.meta.dirname, "deploy.ts")], {
+    cwd: join(import.meta.dirname, ".."),
+  });
   const { bare, ours } = JSON.parse(stdout) as { bare: number; ours: number };
   return {
     work: "50 charts for one stack under pulumi.runtime.setMocks",

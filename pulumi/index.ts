@@ -15,7 +15,10 @@ const renderTo = settings.get("renderYamlToDirectory");
 // With renderYamlToDirectory the provider writes what it would apply instead
 // (it refuses a kubeconfig then, and still asks the machine's own kubeconfig
 // for the cluster's version when one is reachable).
-const provider = new k8s.Provider("cluster", renderTo === undefined ? { kubeconfig: settings.requireSecret("kubeconfig") } : { renderYamlToDirectory: renderTo });
+const provider = new k8s.Provider(
+  "cluster",
+  renderTo === undefined ? { kubeconfig: settings.requireSecret("kubeconfig") } : { renderYamlToDirectory: renderTo },
+);
 
 export const charts = deployCharts(config, {
   stack,
@@ -29,5 +32,7 @@ export const charts = deployCharts(config, {
     },
   },
 }).then((deployments) =>
-  Object.fromEntries(Object.entries(deployments).map(([key, deployment]) => [key, { engine: deployment.engine, version: deployment.version, reasons: deployment.reasons }])),
+  Object.fromEntries(
+    Object.entries(deployments).map(([key, deployment]) => [key, { engine: deployment.engine, version: deployment.version, reasons: deployment.reasons }]),
+  ),
 );

@@ -42,7 +42,10 @@ for (const path of await files(src, (file) => file.endsWith(".json") && !relativ
   await mkdir(dirname(join(out, relative(src, path))), { recursive: true });
   await cp(path, join(out, relative(src, path)));
 }
-for (const path of await files(dist, (file) => file.endsWith(".d.ts") && !relative(dist, file).startsWith("cjs/") && !relative(dist, file).startsWith("cli/"))) {
+for (const path of await files(
+  dist,
+  (file) => file.endsWith(".d.ts") && !relative(dist, file).startsWith("cjs/") && !relative(dist, file).startsWith("cli/"),
+)) {
   await mkdir(dirname(join(out, relative(dist, path))), { recursive: true });
   await cp(path, join(out, relative(dist, path)));
 }

@@ -29,7 +29,12 @@ function aptInstall(packages: string[], why: string): void {
   execFileSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
-const missing = [["docker-registry", "docker-registry"], ["chromium", "chromium"]].filter(([command]) => !onPath(command as string)).map(([, pkg]) => pkg as string);
+const missing = [
+  ["docker-registry", "docker-registry"],
+  ["chromium", "chromium"],
+]
+  .filter(([command]) => !onPath(command as string))
+  .map(([, pkg]) => pkg as string);
 if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry, the HTML report test chromium");
 
 // Prints progress on stderr; the second run only hashes go.sum and returns.
@@ -47,7 +52,11 @@ if (floor !== undefined) {
   if (!existsSync(resolve(dir, "bin/node"))) {
     process.stderr.write(`fetching Node ${floor.version} (the engines floor) from npm as ${floor.pkg}…\n`);
     mkdirSync(dir, { recursive: true });
-    const packed = spawnSync("npm", ["pack", `${floor.pkg}@${floor.version}`, "--silent", "--pack-destination", dir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    const packed = spawnSync("npm", ["pack", `${floor.pkg}@${floor.version}`, "--silent", "--pack-destination", dir], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     if (packed.status !== 0) fail(`the consumer test needs Node ${floor.version}: \`npm pack ${floor.pkg}@${floor.version}\` failed (see above).`);
     const tarball = resolve(dir, packed.stdout.trim().split("\n").at(-1) ?? "");
     execFileSync("tar", ["-xzf", tarball, "-C", dir, "--strip-components=1", "package/bin/node"]);

@@ -10,7 +10,16 @@ const HEADING = "#### Error codes";
 export function errorTable(): string {
   const cell = (text: string) => text.replace(/\|/g, "\\|");
   const rows = Object.entries(CATALOGUE).map(([code, entry]) => `| \`${code}\` | ${entry.exit} | ${cell(entry.meaning)} | ${cell(entry.hint)} |`);
-  return [HEADING, "", "Generated from `src/errors/catalogue.ts` (`npm run docs`).", "", "| code | exit | meaning | default hint |", "| --- | --- | --- | --- |", ...rows, ""].join("\n");
+  return [
+    HEADING,
+    "",
+    "Generated from `src/errors/catalogue.ts` (`npm run docs`).",
+    "",
+    "| code | exit | meaning | default hint |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+    "",
+  ].join("\n");
 }
 
 /** The README's section as it stands, from its heading to the next heading. */

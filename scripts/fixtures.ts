@@ -95,7 +95,8 @@ export async function writeRepository(out: string, charts: BuiltChart[], dates: 
     };
     if (chart.chartYaml.dependencies !== undefined) entry.dependencies = chart.chartYaml.dependencies;
     if (chart.chartYaml.deprecated === true) entry.deprecated = true;
-    (entries[chart.name] ??= []).push(entry);
+    entries[chart.name] ??= [];
+    entries[chart.name]?.push(entry);
   }
   for (const list of Object.values(entries)) list.reverse();
   const index = { apiVersion: "v1", entries, generated: "2026-11-01T00:00:00Z" };

@@ -27,8 +27,14 @@ interface SchemaType {
   properties?: Record<string, Property>;
 }
 
-const download = JSON.parse(execFileSync("go", ["mod", "download", "-json", MODULE], { cwd: join(ROOT, "engine", "kubernetes"), encoding: "utf8" })) as { Dir: string; Version: string };
-const schema = JSON.parse(readFileSync(join(download.Dir, "cmd", "pulumi-resource-kubernetes", "schema.json"), "utf8")) as { resources: Record<string, SchemaType>; types: Record<string, SchemaType> };
+const download = JSON.parse(execFileSync("go", ["mod", "download", "-json", MODULE], { cwd: join(ROOT, "engine", "kubernetes"), encoding: "utf8" })) as {
+  Dir: string;
+  Version: string;
+};
+const schema = JSON.parse(readFileSync(join(download.Dir, "cmd", "pulumi-resource-kubernetes", "schema.json"), "utf8")) as {
+  resources: Record<string, SchemaType>;
+  types: Record<string, SchemaType>;
+};
 const goMod = readFileSync(join(download.Dir, "go.mod"), "utf8");
 const api = /k8s\.io\/api v0\.(\d+)\.\d+/.exec(goMod)?.[1];
 if (api === undefined) throw new Error("no k8s.io/api in the provider's go.mod");
@@ -68,7 +74,14 @@ function add(name: string, type: SchemaType, resource: boolean): void {
 
 for (const [token, resource] of Object.entries(schema.resources).sort(([a], [b]) => a.localeCompare(b))) {
   const [, groupVersion = "", kind = ""] = token.split(":");
-  if (kind.endsWith("Patch") || kind.endsWith("List") || groupVersion.startsWith("helm.sh") || groupVersion.startsWith("yaml") || groupVersion.startsWith("kustomize")) continue;
+  if (
+    kind.endsWith("Patch") ||
+    kind.endsWith("List") ||
+    groupVersion.startsWith("helm.sh") ||
+    groupVersion.startsWith("yaml") ||
+    groupVersion.startsWith("kustomize")
+  )
+    continue;
   const apiVersion = groupVersion.startsWith("core/") ? groupVersion.slice("core/".length) : groupVersion;
   const name = `${groupVersion}:${kind}`;
   kinds[`${apiVersion} ${kind}`] = name;

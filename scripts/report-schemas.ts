@@ -28,7 +28,15 @@ export function schemaPath(kind: string): string {
 /** The schema text for one report kind, as the generator makes it from the type. */
 export function reportSchema(kind: string): string {
   const [file, type] = REPORTS[kind] as [string, string];
-  const generator = createGenerator({ path: join(root, file), tsconfig: join(root, "tsconfig.json"), type, skipTypeCheck: true, additionalProperties: false, expose: "export", jsDoc: "basic" });
+  const generator = createGenerator({
+    path: join(root, file),
+    tsconfig: join(root, "tsconfig.json"),
+    type,
+    skipTypeCheck: true,
+    additionalProperties: false,
+    expose: "export",
+    jsDoc: "basic",
+  });
   const schema = { $id: `https://chartroom.dev/schemas/${kind}-report.json`, title: `chartroom ${kind} --format json`, ...generator.createSchema(type) };
   return `${JSON.stringify(schema, null, 2)}\n`;
 }

@@ -25,7 +25,20 @@ import type { UpgradeOptions, UpgradePlan } from "./workflows/upgrade.js";
 export { defineConfig, definePolicy } from "./config/define.js";
 export type { ExternalObject, KubernetesObject, PolicyContext, PolicyRule, RuleResult } from "./model/policy.js";
 export type { Finding, Severity } from "./model/findings.js";
-export type { Config, ChartSpec, Engine, RepositoryAuth, RepositorySpec, RepositoryUrl, StackSpec, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack, ReleaseSettings } from "./config/types.js";
+export type {
+  Config,
+  ChartSpec,
+  Engine,
+  RepositoryAuth,
+  RepositorySpec,
+  RepositoryUrl,
+  StackSpec,
+  WrittenChart,
+  WrittenConfig,
+  WrittenRepository,
+  WrittenStack,
+  ReleaseSettings,
+} from "./config/types.js";
 export { ChartroomError, InternalError, formatError, CATALOGUE, exitCodeOf, type ErrorCode, type Place } from "./errors/index.js";
 import { ChartroomError } from "./errors/index.js";
 export { chartValues, type ChartValues, type PartialValues, type ValuesOf } from "./values/typed.js";
@@ -114,7 +127,10 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
 /** Pin exactly the versions of an upgrade plan and write charts.lock.json. */
 export async function applyUpgrade(project: Project, upgrade: UpgradePlan): Promise<UpgradeReport> {
   const check = await args();
-  return (await import("./workflows/upgrade.js")).applyUpgrade(check.checkProject("applyUpgrade", project), check.checkOptions("upgradePlan", upgrade, "upgrade"));
+  return (await import("./workflows/upgrade.js")).applyUpgrade(
+    check.checkProject("applyUpgrade", project),
+    check.checkOptions("upgradePlan", upgrade, "upgrade"),
+  );
 }
 
 /** The report of an upgrade plan without applying it (what `upgrade --dry-run` prints). */
@@ -131,14 +147,19 @@ export async function explain(project: Project, options: { chart: string }): Pro
 /** What a Pulumi program deploys for a stack: one plan per chart, from the lock, never the network. */
 export async function deploymentPlans(project: Project, options: { stack: string }): Promise<DeploymentPlan[]> {
   const check = await args();
-  return (await import("./workflows/deployments.js")).deploymentPlans(check.checkProject("deploymentPlans", project), check.checkOptions("deploymentPlans", options));
+  return (await import("./workflows/deployments.js")).deploymentPlans(
+    check.checkProject("deploymentPlans", project),
+    check.checkOptions("deploymentPlans", options),
+  );
 }
 
 /** A report as text, JSON, markdown or HTML; a format the report does not support is a USAGE error. */
 export async function formatReport(report: AnyReport, format: Format, options: FormatOptions = {}): Promise<string> {
   const check = await args();
   if (typeof report !== "object" || report === null || typeof (report as { report?: unknown }).report !== "string") {
-    throw new ChartroomError("INVALID_ARGUMENT", "formatReport(): the first argument must be a report a workflow returned", { hint: "formatReport(await diff(project), \"markdown\")" });
+    throw new ChartroomError("INVALID_ARGUMENT", "formatReport(): the first argument must be a report a workflow returned", {
+      hint: 'formatReport(await diff(project), "markdown")',
+    });
   }
   return (await import("./report/registry.js")).formatReport(report, format, check.checkOptions("formatReport", options));
 }

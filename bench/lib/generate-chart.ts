@@ -17,7 +17,9 @@ export function generateChart(version: "1.0.0" | "2.0.0", options: { count: numb
   const everything = major && options.upgrade === "everything";
   put("Chart.yaml", `apiVersion: v2\nname: big\nversion: ${version}\nappVersion: "${major ? "5.0" : "4.2"}"\n`);
   put("values.yaml", `count: ${options.count}\nimage: registry.example.test/big\nreplicas: 2\n`);
-  put("templates/_helpers.tpl", `{{- define "big.fullname" -}}
+  put(
+    "templates/_helpers.tpl",
+    `{{- define "big.fullname" -}}
 {{- printf "%s-%s" .root.Release.Name .name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 {{- define "big.selectorLabels" -}}
@@ -30,11 +32,15 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}${everything ? "\napp.kubernetes.io/part-of: platform" : ""}
 {{- end -}}
-`);
-  const component = (body: string) => `{{- range $i := until (int .Values.count) }}\n{{- $ctx := dict "root" $ "name" (printf "big-%d" $i) }}\n---\n${body}\n{{- end }}\n`;
+`,
+  );
+  const component = (body: string) =>
+    `{{- range $i := until (int .Values.count) }}\n{{- $ctx := dict "root" $ "name" (printf "big-%d" $i) }}\n---\n${body}\n{{- end }}\n`;
   const labels = `{{- include "big.labels" $ctx | nindent 4 }}`;
   const tier = everything ? "\n      tier: {{ if eq (mod $i 10) 0 }}edge{{ else }}core{{ end }}" : "";
-  put("templates/deployments.yaml", component(`apiVersion: apps/v1
+  put(
+    "templates/deployments.yaml",
+    component(`apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: {{ include "big.fullname" $ctx }}
@@ -58,8 +64,11 @@ spec:
             - { name: COMPONENT, value: "big-{{ $i }}" }
             - { name: MODE, value: "${everything ? "fast" : "safe"}" }${everything ? '\n            - { name: EXTRA, value: "1" }' : ""}
         - name: sidecar
-          image: registry.example.test/proxy:1.${everything ? "9" : "8"}`));
-  put("templates/services.yaml", component(`apiVersion: v1
+          image: registry.example.test/proxy:1.${everything ? "9" : "8"}`),
+  );
+  put(
+    "templates/services.yaml",
+    component(`apiVersion: v1
 kind: Service
 metadata:
   name: {{ include "big.fullname" $ctx }}
@@ -68,9 +77,12 @@ metadata:
 spec:
   ports: [{ name: http, port: 80, targetPort: http }]
   selector:
-    {{- include "big.selectorLabels" $ctx | nindent 4 }}`));
+    {{- include "big.selectorLabels" $ctx | nindent 4 }}`),
+  );
   const level = everything ? "debug" : major ? `{{ if eq (mod $i 10) 0 }}debug{{ else }}info{{ end }}` : "info";
-  put("templates/configmaps.yaml", component(`apiVersion: v1
+  put(
+    "templates/configmaps.yaml",
+    component(`apiVersion: v1
 kind: ConfigMap
 metadata:
   name: {{ include "big.fullname" $ctx }}
@@ -80,16 +92,22 @@ data:
   settings.yaml: |
     component: big-{{ $i }}
     level: ${level}
-    peers: [{{ range $j := until 20 }}big-{{ $j }},{{ end }}]`));
-  put("templates/secrets.yaml", component(`apiVersion: v1
+    peers: [{{ range $j := until 20 }}big-{{ $j }},{{ end }}]`),
+  );
+  put(
+    "templates/secrets.yaml",
+    component(`apiVersion: v1
 kind: Secret
 metadata:
   name: {{ include "big.fullname" $ctx }}
   labels:
     ${labels}
 data:
-  token: {{ printf "token-%d${everything ? "-2" : ""}" $i | b64enc }}`));
-  put("templates/hpas.yaml", component(`apiVersion: autoscaling/v2
+  token: {{ printf "token-%d${everything ? "-2" : ""}" $i | b64enc }}`),
+  );
+  put(
+    "templates/hpas.yaml",
+    component(`apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
   name: {{ include "big.fullname" $ctx }}
@@ -98,7 +116,8 @@ metadata:
 spec:
   scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: {{ include "big.fullname" $ctx }} }
   minReplicas: 2
-  maxReplicas: ${everything ? 12 : 10}`));
+  maxReplicas: ${everything ? 12 : 10}`),
+  );
   for (let c = 0; c < options.crds; c++) put(`crds/crd-${c}.yaml`, largeCrd(c, major ? (options.upgrade ?? "typical") : undefined));
   return files;
 }
@@ -126,7 +145,8 @@ function largeCrd(index: number, upgrade: Upgrade | undefined): string {
     }
     const children = Array.from({ length: 7 }, (_, i) => field(depth + 1, `${name}${i}`));
     // A typical upgrade adds a couple of fields.
-    if (upgrade === "typical" && (name === "spec0" || name === "spec31")) children.push(`${pad}    added${name}:\n${pad}      description: A field the new version adds.\n${pad}      type: boolean`);
+    if (upgrade === "typical" && (name === "spec0" || name === "spec31"))
+      children.push(`${pad}    added${name}:\n${pad}      description: A field the new version adds.\n${pad}      type: boolean`);
     return `${pad}${name}:\n${description}\n${pad}  properties:\n${children.join("\n")}\n${pad}  type: object`;
   };
   return `apiVersion: apiextensions.k8s.io/v1

@@ -106,7 +106,8 @@ const SECRET_KIND = /^\s*kind:\s*["']?Secret["']?\s*$/m;
 const CLOCK = /\bnow\b/;
 
 // Sprig and Helm functions whose output differs from one render to the next.
-const NONDETERMINISTIC = /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle|tpl)\b/;
+const NONDETERMINISTIC =
+  /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle|tpl)\b/;
 
 function readChartYaml(chart: ChartFiles, label: string) {
   const file = chart.files.get("Chart.yaml");
@@ -172,7 +173,8 @@ function readSchema(file: Buffer, label: string): unknown {
     throw problem(label, "values.schema.json", `not valid JSON: ${(error as Error).message}`);
   }
   const depth = nestingDepth(schema, MAX_SCHEMA_DEPTH);
-  if (depth > MAX_SCHEMA_DEPTH) throw problem(label, "values.schema.json", `the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; chartroom reads schemas up to ${MAX_SCHEMA_DEPTH}`);
+  if (depth > MAX_SCHEMA_DEPTH)
+    throw problem(label, "values.schema.json", `the schema nests more than ${MAX_SCHEMA_DEPTH} levels deep; chartroom reads schemas up to ${MAX_SCHEMA_DEPTH}`);
   return schema;
 }
 
@@ -233,9 +235,12 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
   for (const path of templates) {
     const text = chart.files.get(path)?.toString("utf8") ?? "";
     for (const match of text.matchAll(HOOK_LINE)) {
-      for (const event of (match[1] ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
-        const list = (hooks[event] ??= []);
-        if (!list.includes(prefix + path)) list.push(prefix + path);
+      for (const event of (match[1] ?? "")
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean)) {
+        hooks[event] ??= [];
+        if (!hooks[event].includes(prefix + path)) hooks[event].push(prefix + path);
       }
     }
   }
@@ -243,7 +248,14 @@ function scanHooks(chart: ChartFiles, templates: string[], prefix: string): Reco
 }
 
 /** Vendored subchart archives: their hooks join the parent's; their defaults and schema key under alias or name. */
-async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>, dependencies: ChartDependency[], label: string, depth: number, nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] }): Promise<SubchartValues[]> {
+async function readSubcharts(
+  chart: ChartFiles,
+  hooks: Record<string, string[]>,
+  dependencies: ChartDependency[],
+  label: string,
+  depth: number,
+  nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] },
+): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
@@ -255,7 +267,8 @@ async function readSubcharts(chart: ChartFiles, hooks: Record<string, string[]>,
     if (inner.rendersSecrets === true) nested.secrets = true;
     nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {
-      (hooks[event] ??= []).push(...files.map((item) => `charts/${sub.root}/${item}`));
+      hooks[event] ??= [];
+      hooks[event].push(...files.map((item) => `charts/${sub.root}/${item}`));
     }
     const declared = dependencies.find((dependency) => dependency.name === inner.name);
     nested.reads.push(...underKey(declared?.alias ?? inner.name, inner.templateReads ?? []));

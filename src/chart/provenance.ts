@@ -29,8 +29,14 @@ export async function verifyProvenance(input: ProvenanceInput): Promise<Signer> 
   const fail = (why: string, hint = "do not pin it: ask the chart's publisher, or check the keyring") =>
     new ChartroomError("PROVENANCE_INVALID", `${chart.name} ${chart.version}: ${why}`, { place: { chart: chart.key, url: chart.url }, hint });
   const text = input.keyring.toString("utf8");
-  const keys = await (text.includes("-----BEGIN PGP PUBLIC KEY BLOCK-----") ? openpgp.readKeys({ armoredKeys: text }) : openpgp.readKeys({ binaryKeys: new Uint8Array(input.keyring) })).catch(() => {
-    throw new ChartroomError("PROVENANCE_INVALID", `the keyring ${input.keyringPath} holds no key chartroom can read`, { place: { file: input.keyringPath, chart: chart.key }, hint: "export the signer's public key with `gpg --export <key> > keyring.gpg` (binary or --armor)" });
+  const keys = await (text.includes("-----BEGIN PGP PUBLIC KEY BLOCK-----")
+    ? openpgp.readKeys({ armoredKeys: text })
+    : openpgp.readKeys({ binaryKeys: new Uint8Array(input.keyring) })
+  ).catch(() => {
+    throw new ChartroomError("PROVENANCE_INVALID", `the keyring ${input.keyringPath} holds no key chartroom can read`, {
+      place: { file: input.keyringPath, chart: chart.key },
+      hint: "export the signer's public key with `gpg --export <key> > keyring.gpg` (binary or --armor)",
+    });
   });
   const message = await openpgp.readCleartextMessage({ cleartextMessage: input.provenance.toString("utf8") }).catch(() => {
     throw fail("its provenance file is not a PGP signed message");
@@ -42,7 +48,11 @@ export async function verifyProvenance(input: ProvenanceInput): Promise<Signer> 
     await first.verified;
   } catch (error) {
     const known = keys.some((key) => key.getKeyIDs().some((id) => id.equals(first.keyID)));
-    throw fail(known ? `its provenance signature does not verify (${(error as Error).message})` : `its provenance is signed by key ${first.keyID.toHex().toUpperCase()}, which the keyring ${input.keyringPath} does not hold`);
+    throw fail(
+      known
+        ? `its provenance signature does not verify (${(error as Error).message})`
+        : `its provenance is signed by key ${first.keyID.toHex().toUpperCase()}, which the keyring ${input.keyringPath} does not hold`,
+    );
   }
   checkBody(message.getText(), chart, fail);
   const key = keys.find((item) => item.getKeyIDs().some((id) => id.equals(first.keyID)));
@@ -61,7 +71,8 @@ function checkBody(body: string, chart: ProvenanceInput["chart"], fail: (why: st
   } catch {
     throw fail("its provenance file is not what `helm package --sign` writes");
   }
-  if (!isRecord(chartYaml) || chartYaml.name !== chart.name || String(chartYaml.version) !== chart.version) throw fail(`its provenance was signed for ${isRecord(chartYaml) ? `${String(chartYaml.name)} ${String(chartYaml.version)}` : "another chart"}`);
+  if (!isRecord(chartYaml) || chartYaml.name !== chart.name || String(chartYaml.version) !== chart.version)
+    throw fail(`its provenance was signed for ${isRecord(chartYaml) ? `${String(chartYaml.name)} ${String(chartYaml.version)}` : "another chart"}`);
   if (!isRecord(files)) throw fail("its provenance names no archive digest");
   const entries = Object.entries(files);
   const named = files[`${chart.name}-${chart.version}.tgz`] ?? (entries.length === 1 ? entries[0]?.[1] : undefined);

@@ -57,7 +57,7 @@ export function walkSchema(root: unknown, visit: (node: Record<string, unknown>,
   while (stack.length > 0) {
     const [node, path] = stack.pop() as [unknown, (string | number)[]];
     if (Array.isArray(node)) {
-      node.forEach((item, i) => stack.push([item, [...path, i]]));
+      for (const [i, item] of node.entries()) stack.push([item, [...path, i]]);
     } else if (isRecord(node)) {
       visit(node, path);
       for (const [key, child] of Object.entries(node)) {

@@ -12,7 +12,11 @@ import { runCli } from "./run.js";
 // its old bytes (writes are atomic renames). The work between two awaits is
 // bounded (patterns in linear time, schemas and values read without
 // hostile depth), so the handler runs within moments of the signal.
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const) {
   process.once(signal, () => {
     killAllNow();
     abandonWritesNow();

@@ -11,13 +11,28 @@ import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedA
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   lock: { summary: "resolve declared ranges and pin them in charts.lock.json", load: async () => (await import("./commands/lock.js")).lockCommand as Command },
   outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand as Command },
-  plan: { summary: "summarise every chart: pin, verified digest, outdated status", load: async () => (await import("./commands/plan.js")).planCommand as Command },
+  plan: {
+    summary: "summarise every chart: pin, verified digest, outdated status",
+    load: async () => (await import("./commands/plan.js")).planCommand as Command,
+  },
   render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand as Command },
-  upgrade: { summary: "move pins to the highest version in range, showing what each move does", load: async () => (await import("./commands/upgrade.js")).upgradeCommand as Command },
-  check: { summary: "validate values for every chart and stack, catch unknown keys", load: async () => (await import("./commands/check.js")).checkCommand as Command },
-  explain: { summary: "why a chart gets its engine: hooks, CRDs, schema, pins", load: async () => (await import("./commands/explain.js")).explainCommand as Command },
+  upgrade: {
+    summary: "move pins to the highest version in range, showing what each move does",
+    load: async () => (await import("./commands/upgrade.js")).upgradeCommand as Command,
+  },
+  check: {
+    summary: "validate values for every chart and stack, catch unknown keys",
+    load: async () => (await import("./commands/check.js")).checkCommand as Command,
+  },
+  explain: {
+    summary: "why a chart gets its engine: hooks, CRDs, schema, pins",
+    load: async () => (await import("./commands/explain.js")).explainCommand as Command,
+  },
   types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand as Command },
-  diff: { summary: "per-object changes of a version bump, a values edit or a branch", load: async () => (await import("./commands/diff.js")).diffCommand as Command },
+  diff: {
+    summary: "per-object changes of a version bump, a values edit or a branch",
+    load: async () => (await import("./commands/diff.js")).diffCommand as Command,
+  },
 };
 
 export interface RunResult {
@@ -32,29 +47,51 @@ export interface RunResult {
 export async function runCli(argv: string[], context: CliContext): Promise<RunResult> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") return { output: topHelp(), errors: "", exitCode: 0 };
-  if (name === undefined) return usageError(new ChartroomError("USAGE", "name a command", { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }));
+  if (name === undefined)
+    return usageError(
+      new ChartroomError("USAGE", "name a command", { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }),
+    );
   if (name === "--version" || name === "-v") return { output: "chartroom 0.1.0", errors: "", exitCode: 0 };
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (entry === undefined) return usageError(new ChartroomError("USAGE", `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}`, { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }));
+  if (entry === undefined)
+    return usageError(
+      new ChartroomError("USAGE", `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}`, {
+        hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)`,
+      }),
+    );
   const command = await entry.load();
   const formats = FORMATS.filter((format) => command.reports.every((kind) => formatsOf(kind).includes(format)));
   try {
     const parsed = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
     if (parsed.values.help === true) return { output: commandHelp(command, formats), errors: "", exitCode: 0 };
     const format = (parsed.values.format ?? "text") as Format;
-    if (!formats.includes(format)) throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
+    if (!formats.includes(format))
+      throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
     const args: ParsedArgs = { values: parsed.values, positionals: parsed.positionals, format };
     // Loaded only now: `--help` and usage errors need none of it.
-    const [{ openProject }, { formatReport }, { writeFileAtomic, useFileLimitOf }] = await Promise.all([import("../project/project.js"), import("../report/registry.js"), import("../util/fs.js")]);
+    const [{ openProject }, { formatReport }, { writeFileAtomic, useFileLimitOf }] = await Promise.all([
+      import("../project/project.js"),
+      import("../report/registry.js"),
+      import("../util/fs.js"),
+    ]);
     useFileLimitOf(context.env);
-    const project = await openProject({ dir: context.cwd, configFile: parsed.values.config as string | undefined, env: context.env, onProgress: context.progress });
+    const project = await openProject({
+      dir: context.cwd,
+      configFile: parsed.values.config as string | undefined,
+      env: context.env,
+      onProgress: context.progress,
+    });
     const report = await command.run(project, args, context);
     // Colour only for text on a terminal, and never when asked not to.
     const colour = context.colour && parsed.values["no-color"] !== true && format === "text" && parsed.values.output === undefined;
     // --show-secrets asks for the values: only credentials in URLs are still cut. Otherwise every
     // string of the report is scrubbed before any format escapes it, and the text once more after.
     const reveal = parsed.values["show-secrets"] === true;
-    const formatted = formatReport(reveal ? report : redactDeep(report), format, { paint: painter(colour), cwd: context.cwd, summary: parsed.values.summary === true });
+    const formatted = formatReport(reveal ? report : redactDeep(report), format, {
+      paint: painter(colour),
+      cwd: context.cwd,
+      summary: parsed.values.summary === true,
+    });
     const text = reveal ? stripUserInfo(formatted) : redact(formatted);
     const exitCode = command.exitCode(report, args);
     const output = parsed.values.output as string | undefined;
@@ -97,7 +134,9 @@ function argsError(error: unknown, command: Command, formats: readonly Format[])
     return new ChartroomError("USAGE", `${command.name} has no option ${option}${didYouMean(option, known)}`, { hint: help });
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return new ChartroomError("USAGE", message.replace(/\.$/, "").replace(/^Option /, "option "), { hint: option === "--format" || option === "-o" ? `--format ${formats.join(" | ")}` : help });
+    return new ChartroomError("USAGE", message.replace(/\.$/, "").replace(/^Option /, "option "), {
+      hint: option === "--format" || option === "-o" ? `--format ${formats.join(" | ")}` : help,
+    });
   }
   return new ChartroomError("USAGE", message.split("\n")[0]?.replace(/\.$/, "") ?? message, { hint: help });
 }

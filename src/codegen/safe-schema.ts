@@ -72,7 +72,9 @@ function isScalar(value: unknown): value is string | number | boolean | null {
 /** Scalars as literals; objects and lists in an enum, or very long enums, as the types of their values. */
 function enumOf(values: readonly unknown[]): Record<string, unknown> {
   if (values.length <= MAX_ENUM_LITERALS && values.every(isScalar)) return { enum: [...values] };
-  const types = [...new Set(values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value)))].filter((name) => TYPES.has(name));
+  const types = [
+    ...new Set(values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value))),
+  ].filter((name) => TYPES.has(name));
   return types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
 }
 
@@ -82,7 +84,7 @@ export function comment(text: string): string {
   const flat = text
     .slice(0, 2000)
     .replace(/\*\//g, "*\\/")
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, " ");
   return flat;
 }

@@ -56,7 +56,8 @@ function typableSchema(contract: ValuesContract): unknown {
   try {
     return safeSchema(completeSchema(contract));
   } catch (error) {
-    if (error instanceof SchemaTooLarge) return { type: "object", additionalProperties: true, description: `chartroom types: the chart's schema is too large to type (${error.message})` };
+    if (error instanceof SchemaTooLarge)
+      return { type: "object", additionalProperties: true, description: `chartroom types: the chart's schema is too large to type (${error.message})` };
     throw error;
   }
 }
@@ -75,7 +76,8 @@ export function completeSchema(contract: ValuesContract): unknown {
   for (const sub of contract.subcharts) {
     // A subchart's own schema types its section, unless the parent's schema types it itself.
     if (sub.schemaDocument === undefined || !isRecord(base) || Object.hasOwn(declared, sub.key)) continue;
-    const properties = (isRecord(base.properties) ? base.properties : (base.properties = {})) as Record<string, unknown>;
+    if (!isRecord(base.properties)) base.properties = {};
+    const properties = base.properties as Record<string, unknown>;
     properties[sub.key] = withoutDialect(structuredClone(sub.schemaDocument));
   }
   complete(base, base, defaults);
@@ -86,7 +88,8 @@ function complete(root: unknown, node: unknown, defaults: unknown): void {
   const schema = resolveRef(root, node);
   if (!isRecord(schema) || !isRecord(defaults)) return;
   if (schema.additionalProperties === true || isRecord(schema.additionalProperties) || isRecord(schema.patternProperties)) return;
-  const properties = (isRecord(schema.properties) ? schema.properties : (schema.properties = {})) as Record<string, unknown>;
+  if (!isRecord(schema.properties)) schema.properties = {};
+  const properties = schema.properties as Record<string, unknown>;
   if (schema.type === undefined && Object.keys(defaults).length > 0) schema.type = "object";
   for (const [key, value] of Object.entries(defaults)) {
     if (!Object.hasOwn(properties, key)) properties[key] = infer(value);
@@ -114,4 +117,3 @@ function withoutDialect(schema: unknown): unknown {
   }
   return schema;
 }
-

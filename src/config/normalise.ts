@@ -190,7 +190,9 @@ function checkReleaseNames(charts: ChartSpec[], problems: Problems): void {
     const id = `${chart.namespace}/${chart.releaseName}`;
     const other = seen.get(id);
     if (other !== undefined) {
-      problems.push(`charts.${chart.key}.releaseName: release "${chart.releaseName}" in namespace "${chart.namespace}" is also charts.${other}; give one of them another releaseName`);
+      problems.push(
+        `charts.${chart.key}.releaseName: release "${chart.releaseName}" in namespace "${chart.namespace}" is also charts.${other}; give one of them another releaseName`,
+      );
     } else {
       seen.set(id, chart.key);
     }
@@ -202,7 +204,12 @@ function normaliseStacks(value: Record<string, unknown>, problems: Problems): St
   for (const name of Object.keys(value).sort()) {
     const written = parse(stackSchema, isRecord(value[name]) || value[name] === undefined ? value[name] : value[name], `stacks.${name}`, problems);
     if (written === undefined) continue;
-    stacks.push({ name, kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion, apiVersions: [...(written.apiVersions ?? [])].sort(), ...(written.offline === true ? { offline: true } : {}) });
+    stacks.push({
+      name,
+      kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion,
+      apiVersions: [...(written.apiVersions ?? [])].sort(),
+      ...(written.offline === true ? { offline: true } : {}),
+    });
   }
   return stacks;
 }

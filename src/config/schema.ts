@@ -37,8 +37,12 @@ export type RepositoryUrl = `file://${string}` | `https://${string}` | `http://$
 
 const url = z
   .string()
-  .refine((value) => /^(file|https?|oci):\/\//.test(value), { error: (issue) => `"${String(issue.input)}" must start with file://, https://, http:// or oci://` })
-  .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { message: "credentials in the URL are not allowed; name environment variables in auth instead" }) as unknown as z.ZodType<RepositoryUrl>;
+  .refine((value) => /^(file|https?|oci):\/\//.test(value), {
+    error: (issue) => `"${String(issue.input)}" must start with file://, https://, http:// or oci://`,
+  })
+  .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), {
+    message: "credentials in the URL are not allowed; name environment variables in auth instead",
+  }) as unknown as z.ZodType<RepositoryUrl>;
 
 /** Provenance checking: each archive's .prov must be signed by a key of this keyring (Helm's `--verify --keyring`). */
 export const verifySchema = z.strictObject(
@@ -46,7 +50,7 @@ export const verifySchema = z.strictObject(
     /** A keyring (`gpg --export > keyring.gpg`, binary or ASCII-armored), relative to the config file. */
     keyring: z.string({ error: "expected the path of a keyring file" }).min(1, "expected the path of a keyring file"),
   },
-  { error: "expected { keyring: \"path/to/keyring.gpg\" }" },
+  { error: 'expected { keyring: "path/to/keyring.gpg" }' },
 );
 
 export const repositorySchema = z.strictObject(
@@ -100,11 +104,16 @@ const version = z
     if (value === "") return void ctx.addIssue({ code: "custom", message: 'required; a semver range like "^1.2.0" or an exact version' });
     const at = value.indexOf("@");
     if (at === -1) {
-      if (helmRange(value) === undefined) ctx.addIssue({ code: "custom", message: `"${value}" is not a version constraint (try "^1.2.0", "~1.2", ">=1.2.0, <2.0.0" or "1.2.3"; != is not supported)` });
+      if (helmRange(value) === undefined)
+        ctx.addIssue({
+          code: "custom",
+          message: `"${value}" is not a version constraint (try "^1.2.0", "~1.2", ">=1.2.0, <2.0.0" or "1.2.3"; != is not supported)`,
+        });
       return;
     }
     const [exact, digest] = [value.slice(0, at), value.slice(at + 1)];
-    if (semver.valid(exact) === null) ctx.addIssue({ code: "custom", message: `a digest pin needs an exact version before the @ (like "1.2.3@sha256:…"), not "${exact}"` });
+    if (semver.valid(exact) === null)
+      ctx.addIssue({ code: "custom", message: `a digest pin needs an exact version before the @ (like "1.2.3@sha256:…"), not "${exact}"` });
     if (!DIGEST.test(digest)) ctx.addIssue({ code: "custom", message: `"${digest}" is not a digest; expected sha256: and 64 lowercase hex digits` });
   });
 
@@ -117,9 +126,9 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
   return z.strictObject(
     {
       /** Key of an entry in `repositories`. */
-      repository: z
-        .string({ error: `required; name one of: ${repositories.join(", ") || "(none declared)"}` })
-        .refine((name) => repositories.includes(name), { error: (issue) => `unknown repository "${String(issue.input)}"${suggest(String(issue.input), repositories)}; declare it under repositories` }),
+      repository: z.string({ error: `required; name one of: ${repositories.join(", ") || "(none declared)"}` }).refine((name) => repositories.includes(name), {
+        error: (issue) => `unknown repository "${String(issue.input)}"${suggest(String(issue.input), repositories)}; declare it under repositories`,
+      }),
       /**
        * Chart name in the repository.
        * @default the key of this chart
@@ -135,19 +144,25 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
       namespace: z
         .string({ error: "required" })
         .min(1, "required")
-        .refine((value) => DNS_LABEL.test(value), { error: (issue) => `"${String(issue.input)}" is not a valid namespace name (lowercase letters, digits, "-")` }),
+        .refine((value) => DNS_LABEL.test(value), {
+          error: (issue) => `"${String(issue.input)}" is not a valid namespace name (lowercase letters, digits, "-")`,
+        }),
       /**
        * Helm release name.
        * @default the key of this chart
        */
       releaseName: text
-        .refine((value) => DNS_LABEL.test(value) && value.length <= 53, { error: (issue) => `"${String(issue.input)}" is not a valid release name (≤ 53 lowercase letters, digits, "-"); set releaseName` })
+        .refine((value) => DNS_LABEL.test(value) && value.length <= 53, {
+          error: (issue) => `"${String(issue.input)}" is not a valid release name (≤ 53 lowercase letters, digits, "-"); set releaseName`,
+        })
         .optional(),
       /**
        * Pulumi engine: `chart` (helm.v4.Chart), `release` (helm.v3.Release) or `auto`.
        * @default "auto"
        */
-      engine: z.enum(["auto", ...ENGINE_NAMES], { error: (issue) => `"${String(issue.input)}" is not one of ${["auto", ...ENGINE_NAMES].join(", ")}` }).optional(),
+      engine: z
+        .enum(["auto", ...ENGINE_NAMES], { error: (issue) => `"${String(issue.input)}" is not one of ${["auto", ...ENGINE_NAMES].join(", ")}` })
+        .optional(),
       /**
        * Let the range match prerelease versions.
        * @default false
@@ -183,7 +198,9 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
        */
       retainCrds: boolean.optional(),
       /** A post-renderer: a command that reads the rendered manifests on stdin and prints them changed. */
-      postRenderer: z.object({ command: z.string(), args: z.array(z.string()).optional() }, { error: "expected { command: string, args?: string[] }" }).optional(),
+      postRenderer: z
+        .object({ command: z.string(), args: z.array(z.string()).optional() }, { error: "expected { command: string, args?: string[] }" })
+        .optional(),
       /** helm.v4.Chart only: prefix of its children's resource names. */
       resourcePrefix: text.optional(),
       /** helm.v3.Release settings; each overrides chartroom's default. */
@@ -201,7 +218,9 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
 export const stackSchema = z.strictObject(
   {
     /** Kubernetes version the stack's cluster runs, e.g. `1.31.0`. */
-    kubeVersion: z.string({ error: 'expected a Kubernetes version like "1.31.0"' }).refine((value) => semver.coerce(value) !== null, { message: 'expected a Kubernetes version like "1.31.0"' }),
+    kubeVersion: z
+      .string({ error: 'expected a Kubernetes version like "1.31.0"' })
+      .refine((value) => semver.coerce(value) !== null, { message: 'expected a Kubernetes version like "1.31.0"' }),
     /** Extra API versions the cluster serves (`monitoring.coreos.com/v1`, …). */
     apiVersions: z.array(z.string(), { error: 'expected a list like ["monitoring.coreos.com/v1"]' }).optional(),
     /**

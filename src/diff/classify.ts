@@ -20,10 +20,29 @@ const IMMUTABLE: Record<string, string[][]> = {
   "apps/Deployment": [["spec", "selector"]],
   "apps/ReplicaSet": [["spec", "selector"]],
   "apps/DaemonSet": [["spec", "selector"]],
-  "apps/StatefulSet": [["spec", "selector"], ["spec", "volumeClaimTemplates"], ["spec", "serviceName"], ["spec", "podManagementPolicy"]],
-  "batch/Job": [["spec", "template"], ["spec", "selector"]],
-  "/Service": [["spec", "clusterIP"], ["spec", "clusterIPs"]],
-  "/PersistentVolumeClaim": [["spec", "accessModes"], ["spec", "storageClassName"], ["spec", "volumeName"], ["spec", "selector"], ["spec", "volumeMode"], ["spec", "dataSource"], ["spec", "dataSourceRef"]],
+  "apps/StatefulSet": [
+    ["spec", "selector"],
+    ["spec", "volumeClaimTemplates"],
+    ["spec", "serviceName"],
+    ["spec", "podManagementPolicy"],
+  ],
+  "batch/Job": [
+    ["spec", "template"],
+    ["spec", "selector"],
+  ],
+  "/Service": [
+    ["spec", "clusterIP"],
+    ["spec", "clusterIPs"],
+  ],
+  "/PersistentVolumeClaim": [
+    ["spec", "accessModes"],
+    ["spec", "storageClassName"],
+    ["spec", "volumeName"],
+    ["spec", "selector"],
+    ["spec", "volumeMode"],
+    ["spec", "dataSource"],
+    ["spec", "dataSourceRef"],
+  ],
   "rbac.authorization.k8s.io/RoleBinding": [["roleRef"]],
   "rbac.authorization.k8s.io/ClusterRoleBinding": [["roleRef"]],
 };
@@ -49,7 +68,7 @@ export function isSecret(object: Pick<RenderedObject, "group" | "kind">): boolea
 /** Leaf (path, value) pairs, for rename similarity. */
 export function leaves(value: unknown, prefix = "", out = new Set<string>()): Set<string> {
   if (isRecord(value)) for (const [key, item] of Object.entries(value)) leaves(item, `${prefix}.${key}`, out);
-  else if (Array.isArray(value)) value.forEach((item, i) => leaves(item, `${prefix}[${i}]`, out));
+  else if (Array.isArray(value)) for (const [i, item] of value.entries()) leaves(item, `${prefix}[${i}]`, out);
   else out.add(`${prefix}=${JSON.stringify(value)}`);
   return out;
 }

@@ -12,7 +12,6 @@ import type { SecretState } from "./secrets.js";
  */
 export type ChangeTag = "bookkeeping" | "unstable" | "immutable" | "replaces";
 
-
 /** One field that changes, with its tags (bookkeeping, every-render noise, immutable, replaces). */
 export interface ReportedChange {
   path: string;
@@ -73,7 +72,7 @@ export interface ObjectReport {
    * object with a fixed name against a cluster (downtime), `create-first`
    * without a cluster (renderYamlToDirectory).
    */
-  replacement?: { fields: string[]; consequences: { chart: string; release: string }; order?: "delete-first" | "create-first" };
+  replacement?: { fields: string[]; consequences: Record<EngineName, string>; order?: "delete-first" | "create-first" };
 }
 
 /** One chart and stack in a diff: both sides' versions, the objects that change and what the engine does to each. */

@@ -118,7 +118,11 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   if (replaceFields.size > 0) {
     // Each engine's own story: the provider replaces on its fields, Helm fails on the API server's.
     const told = consequences({ ...seen, offline: options.offline === true });
-    report.replacement = { fields: [...replaceFields].sort(), consequences: told, ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}) };
+    report.replacement = {
+      fields: [...replaceFields].sort(),
+      consequences: told,
+      ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}),
+    };
   }
   return report;
 }
@@ -162,7 +166,8 @@ function pairRenames(deleted: RenderedObject[], added: RenderedObject[]): Map<Re
 function contentLeaves(object: RenderedObject): Set<string> {
   const all = leaves(object.body);
   for (const leaf of all) {
-    if (leaf.startsWith(".metadata.name=") || /\.labels\.(helm\.sh\/chart|app\.kubernetes\.io\/version)=/.test(leaf) || /\.annotations\.checksum\//.test(leaf)) all.delete(leaf);
+    if (leaf.startsWith(".metadata.name=") || /\.labels\.(helm\.sh\/chart|app\.kubernetes\.io\/version)=/.test(leaf) || /\.annotations\.checksum\//.test(leaf))
+      all.delete(leaf);
   }
   return all;
 }

@@ -38,7 +38,12 @@ export function chartReport(
   const unstable = before === null || after === null ? new Set<string>() : new Set([...before.unstable].filter((entry) => after.unstable.has(entry)));
   // What the engine never creates is listed apart, not diffed as deployed.
   const deployed = (object: RenderedObject) => notDeployed(meta.engine, object) === undefined;
-  const all = diffObjects((before?.objects ?? []).filter(deployed), (after?.objects ?? []).filter(deployed), { unstable, showSecrets: options.showSecrets, engine: meta.engine, offline: meta.offline });
+  const all = diffObjects((before?.objects ?? []).filter(deployed), (after?.objects ?? []).filter(deployed), {
+    unstable,
+    showSecrets: options.showSecrets,
+    engine: meta.engine,
+    offline: meta.offline,
+  });
   const apart = apartObjects(meta.engine, before?.objects ?? [], after?.objects ?? []);
   const bookkeepingFields = new Set<string>();
   let bookkeepingObjects = 0;
@@ -55,10 +60,12 @@ export function chartReport(
     objects.push(summarised === undefined ? { ...report, changes: rest, step } : { ...report, ...summarised, step });
   }
   const names = new Map([...(before?.objects ?? []), ...(after?.objects ?? [])].map((object) => [object.id, displayName(object)]));
-  const unstablePaths = [...unstable].map((entry) => {
-    const [id = "", ...path] = entry.split(" ");
-    return `${names.get(id) ?? id}: ${path.join(" ")}`;
-  }).sort();
+  const unstablePaths = [...unstable]
+    .map((entry) => {
+      const [id = "", ...path] = entry.split(" ");
+      return `${names.get(id) ?? id}: ${path.join(" ")}`;
+    })
+    .sort();
   return {
     chart: meta.chart,
     stack: meta.stack,
@@ -68,7 +75,11 @@ export function chartReport(
     objects,
     apart,
     bookkeeping: { objects: bookkeepingObjects, fields: [...bookkeepingFields].sort() },
-    unstable: { objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size, paths: unstablePaths, churn: churn(meta.engine, unstable, after?.objects ?? []) },
+    unstable: {
+      objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size,
+      paths: unstablePaths,
+      churn: churn(meta.engine, unstable, after?.objects ?? []),
+    },
     contract: [],
     findings: { added: [], resolved: [] },
     notes: [],
@@ -98,7 +109,8 @@ function churn(engine: EngineName, unstable: ReadonlySet<string>, objects: reado
 export function notDeployed(engine: EngineName, object: Pick<RenderedObject, "hook">): string | undefined {
   if (object.hook === undefined) return undefined;
   const record = ENGINES[engine];
-  if (record.hooks === "dropped") return object.hook.test ? `a test hook: ${record.display} drops every hook` : `a ${object.hook.events.join(",")} hook: ${record.display} drops every hook`;
+  if (record.hooks === "dropped")
+    return object.hook.test ? `a test hook: ${record.display} drops every hook` : `a ${object.hook.events.join(",")} hook: ${record.display} drops every hook`;
   return object.hook.test ? "a test hook: only `helm test` creates it" : undefined;
 }
 
@@ -117,7 +129,13 @@ function apartObjects(engine: EngineName, before: readonly RenderedObject[], giv
     const object = (next.get(id) ?? old.get(id)) as RenderedObject;
     const reason = notDeployed(engine, object);
     if (reason === undefined) continue;
-    const change = !old.has(id) ? "add" : !next.has(id) ? "delete" : JSON.stringify(old.get(id)?.body) === JSON.stringify(next.get(id)?.body) ? "same" : "update";
+    const change = !old.has(id)
+      ? "add"
+      : !next.has(id)
+        ? "delete"
+        : JSON.stringify(old.get(id)?.body) === JSON.stringify(next.get(id)?.body)
+          ? "same"
+          : "update";
     out.push({ id, display: stableDisplayName(object), reason, change });
   }
   return out;
@@ -135,7 +153,20 @@ export function isBookkeepingOnly(object: ObjectReport): boolean {
 }
 
 export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
-  const summary: DiffReport["summary"] = { charts: charts.length, add: 0, delete: 0, update: 0, replace: 0, rename: 0, bookkeeping: 0, unstable: 0, contract: 0, findingsAdded: 0, findingsResolved: 0, unchanged };
+  const summary: DiffReport["summary"] = {
+    charts: charts.length,
+    add: 0,
+    delete: 0,
+    update: 0,
+    replace: 0,
+    rename: 0,
+    bookkeeping: 0,
+    unstable: 0,
+    contract: 0,
+    findingsAdded: 0,
+    findingsResolved: 0,
+    unchanged,
+  };
   for (const chart of charts) {
     summary.bookkeeping += chart.bookkeeping.objects;
     summary.contract += chart.contract.filter(countsAsChange).length;
@@ -146,7 +177,9 @@ export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
       else if (!isBookkeepingOnly(object)) summary.unstable++;
     }
   }
-  const changed = charts.some((chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange) || chart.findings.added.some((found) => found.severity === "error"));
+  const changed = charts.some(
+    (chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange) || chart.findings.added.some((found) => found.severity === "error"),
+  );
   return { report: "diff", format: 2, charts, summary, changed };
 }
 
@@ -196,7 +229,11 @@ const SCHEMA_PATH = /^(spec\.versions\[(\d+)\]\.schema\.openAPIV3Schema)\./;
  * review and cost more to format than to compute. Each version's schema
  * changes become one line of counts.
  */
-function summariseSchema(report: ObjectReport, changes: ReportedChange[], objects: readonly RenderedObject[]): Pick<ObjectReport, "changes" | "schemaChanges"> | undefined {
+function summariseSchema(
+  report: ObjectReport,
+  changes: ReportedChange[],
+  objects: readonly RenderedObject[],
+): Pick<ObjectReport, "changes" | "schemaChanges"> | undefined {
   if (!report.id.startsWith("apiextensions.k8s.io/CustomResourceDefinition/")) return undefined;
   const groups = new Map<string, ReportedChange[]>();
   for (const change of changes) {
@@ -244,7 +281,8 @@ export function describeSchemaChanges(summary: SchemaSummary): string {
  */
 export function markMoves(reports: readonly ChartReport[]): void {
   const deleted = new Map<string, { chart: ChartReport; object: ObjectReport }>();
-  for (const chart of reports) for (const object of chart.objects) if (object.action === "delete") deleted.set(`${chart.stack} ${object.id}`, { chart, object });
+  for (const chart of reports)
+    for (const object of chart.objects) if (object.action === "delete") deleted.set(`${chart.stack} ${object.id}`, { chart, object });
   for (const chart of reports) {
     for (const object of chart.objects) {
       const from = object.action === "add" ? deleted.get(`${chart.stack} ${object.id}`) : undefined;

@@ -36,7 +36,15 @@ export function maskSecretChange(change: FieldChange): MaskedChange[] {
   const field = first.key;
   if (second !== undefined) {
     const state: SecretState = change.op === "add" ? "added" : change.op === "remove" ? "removed" : "changed";
-    return [{ path: change.path.slice(0, 2), op: change.op, before: change.op === "add" ? undefined : masked(change.before, field), after: change.op === "remove" ? undefined : masked(change.after, field), secret: state }];
+    return [
+      {
+        path: change.path.slice(0, 2),
+        op: change.op,
+        before: change.op === "add" ? undefined : masked(change.before, field),
+        after: change.op === "remove" ? undefined : masked(change.after, field),
+        secret: state,
+      },
+    ];
   }
   const before = isRecord(change.before) ? change.before : {};
   const after = isRecord(change.after) ? change.after : {};

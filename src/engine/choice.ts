@@ -12,7 +12,9 @@ export function engineOf(spec: Pick<ChartSpec, "engine">, pin: { engine: { name:
 
 /** Hook events that run at install/upgrade/delete; `test` hooks only run under `helm test`. */
 export function lifecycleHooks(hooks: Record<string, string[]>): string[] {
-  return Object.keys(hooks).filter((event) => event !== "test" && !event.startsWith("test-")).sort();
+  return Object.keys(hooks)
+    .filter((event) => event !== "test" && !event.startsWith("test-"))
+    .sort();
 }
 
 /**

@@ -8,19 +8,97 @@ import type { Segment } from "../util/tree-path.js";
  * ConfigMap and Secret contents are here too: the provider replaces them
  * unless it runs with enableConfigMapMutable / enableSecretMutable.
  */
-const CONTAINER = ["args", "command", "env", "image", "imagePullPolicy", "lifecycle", "livenessProbe", "ports", "readinessProbe", "resources", "securityContext", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir"];
+const CONTAINER = [
+  "args",
+  "command",
+  "env",
+  "image",
+  "imagePullPolicy",
+  "lifecycle",
+  "livenessProbe",
+  "ports",
+  "readinessProbe",
+  "resources",
+  "securityContext",
+  "stdin",
+  "stdinOnce",
+  "terminationMessagePath",
+  "terminationMessagePolicy",
+  "tty",
+  "volumeDevices",
+  "volumeMounts",
+  "workingDir",
+];
 const POD = [
-  ...["affinity", "automountServiceAccountToken", "dnsConfig", "dnsPolicy", "enableServiceLinks", "hostAliases", "hostIPC", "hostNetwork", "hostPID", "hostname", "imagePullSecrets", "nodeName", "nodeSelector", "overhead", "preemptionPolicy", "priority", "priorityClassName", "readinessGates", "restartPolicy", "runtimeClassName", "schedulerName", "securityContext", "serviceAccount", "serviceAccountName", "shareProcessNamespace", "subdomain", "terminationGracePeriodSeconds", "volumes"].map((field) => `spec.${field}`),
+  ...[
+    "affinity",
+    "automountServiceAccountToken",
+    "dnsConfig",
+    "dnsPolicy",
+    "enableServiceLinks",
+    "hostAliases",
+    "hostIPC",
+    "hostNetwork",
+    "hostPID",
+    "hostname",
+    "imagePullSecrets",
+    "nodeName",
+    "nodeSelector",
+    "overhead",
+    "preemptionPolicy",
+    "priority",
+    "priorityClassName",
+    "readinessGates",
+    "restartPolicy",
+    "runtimeClassName",
+    "schedulerName",
+    "securityContext",
+    "serviceAccount",
+    "serviceAccountName",
+    "shareProcessNamespace",
+    "subdomain",
+    "terminationGracePeriodSeconds",
+    "volumes",
+  ].map((field) => `spec.${field}`),
   ...CONTAINER.flatMap((field) => [`spec.containers.*.${field}`, `spec.initContainers.*.${field}`]),
 ];
-const PERSISTENT_VOLUME = ["awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "csi", "fc", "flexVolume", "flocker", "gcePersistentDisk", "glusterfs", "hostPath", "iscsi", "local", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte", "rbd", "scaleIO", "storageos", "vsphereVolume"].map((field) => `spec.${field}`);
+const PERSISTENT_VOLUME = [
+  "awsElasticBlockStore",
+  "azureDisk",
+  "azureFile",
+  "cephfs",
+  "cinder",
+  "csi",
+  "fc",
+  "flexVolume",
+  "flocker",
+  "gcePersistentDisk",
+  "glusterfs",
+  "hostPath",
+  "iscsi",
+  "local",
+  "nfs",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "quobyte",
+  "rbd",
+  "scaleIO",
+  "storageos",
+  "vsphereVolume",
+].map((field) => `spec.${field}`);
 const STATEFUL_SET = ["spec.podManagementPolicy", "spec.revisionHistoryLimit", "spec.selector", "spec.serviceName", "spec.volumeClaimTemplates"];
 const JOB = ["spec.completions", "spec.parallelism", "spec.selector", "spec.template"];
 const BINDING = ["roleRef"];
 
 const FORCE_NEW: Record<string, string[]> = {
   "apps/v1beta1/StatefulSet": STATEFUL_SET,
-  ...Object.fromEntries(["v1beta2", "v1"].flatMap((version) => [[`apps/${version}/DaemonSet`, ["spec.selector"]], [`apps/${version}/Deployment`, ["spec.selector"]], [`apps/${version}/StatefulSet`, STATEFUL_SET]])),
+  ...Object.fromEntries(
+    ["v1beta2", "v1"].flatMap((version) => [
+      [`apps/${version}/DaemonSet`, ["spec.selector"]],
+      [`apps/${version}/Deployment`, ["spec.selector"]],
+      [`apps/${version}/StatefulSet`, STATEFUL_SET],
+    ]),
+  ),
   "/v1/PersistentVolume": PERSISTENT_VOLUME,
   "/v1/PersistentVolumeClaim": ["spec.accessModes", "spec.selector", "spec.storageClassName", "spec.volumeName"],
   "/v1/Pod": POD,
@@ -29,7 +107,12 @@ const FORCE_NEW: Record<string, string[]> = {
   "/v1/ConfigMap": ["binaryData", "data"],
   "/v1/Service": ["spec.clusterIP"],
   "policy/v1beta1/PodDisruptionBudget": ["spec"],
-  ...Object.fromEntries(["v1alpha1", "v1beta1", "v1"].flatMap((version) => [[`rbac.authorization.k8s.io/${version}/ClusterRoleBinding`, BINDING], [`rbac.authorization.k8s.io/${version}/RoleBinding`, BINDING]])),
+  ...Object.fromEntries(
+    ["v1alpha1", "v1beta1", "v1"].flatMap((version) => [
+      [`rbac.authorization.k8s.io/${version}/ClusterRoleBinding`, BINDING],
+      [`rbac.authorization.k8s.io/${version}/RoleBinding`, BINDING],
+    ]),
+  ),
   "storage.k8s.io/v1/StorageClass": ["parameters", "provisioner"],
   ...Object.fromEntries(["v1beta1", "v1", "v2alpha1"].map((version) => [`batch/${version}/Job`, JOB])),
 };

@@ -10,7 +10,10 @@ import { ENGINES } from "./records.js";
 export const OFFLINE_KUBE_VERSION = "1.20.0";
 
 /** The Kubernetes version and API versions a chart renders for under its engine, in a stack. */
-export function engineKubernetes(engine: EngineName | undefined, stack: { kubeVersion?: string; apiVersions: string[]; offline?: boolean } | undefined): { kubeVersion?: string; apiVersions: string[] } {
+export function engineKubernetes(
+  engine: EngineName | undefined,
+  stack: { kubeVersion?: string; apiVersions: string[]; offline?: boolean } | undefined,
+): { kubeVersion?: string; apiVersions: string[] } {
   // An engine that cannot work offline (a Release) renders for the stack's cluster, as everything does with a cluster.
   if (stack?.offline === true && rendersOffline(engine)) return { kubeVersion: OFFLINE_KUBE_VERSION, apiVersions: [] };
   return { kubeVersion: stack?.kubeVersion, apiVersions: stack?.apiVersions ?? [] };

@@ -63,7 +63,8 @@ const CHART: EngineRecord = {
   replacesOnForceNew: true,
   updater: "Pulumi's update",
   apiVersionNote: "helm.v4.Chart: the apiVersion is part of the child's URN; chartroom aliases the old type, so Pulumi updates it",
-  crdsOnRemoval: "a CRD under helm.v4.Chart: chartroom retains it when the chart is removed (retainCrds), or deleting it would delete every custom resource of its kind",
+  crdsOnRemoval:
+    "a CRD under helm.v4.Chart: chartroom retains it when the chart is removed (retainCrds), or deleting it would delete every custom resource of its kind",
   replacement: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
   replacementOffline:
     "helm.v4.Chart without a cluster (renderYamlToDirectory): Pulumi creates the replacement first, then deletes the original, and that delete removes the file just written: the object is missing from the render folder though the state has it (the provider's behaviour)",
@@ -90,7 +91,8 @@ const RELEASE: EngineRecord = {
   replacement: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
   immutableChange: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',
   inPlace: "helm.v3.Release: `helm upgrade` updates the object in place",
-  moveWithin: (from, to) => `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`,
+  moveWithin: (from, to) =>
+    `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`,
   offline: "cannot",
   awaits: "the release as Helm waits for it (atomic, with the timeout), hooks and Jobs included",
 };

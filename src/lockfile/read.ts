@@ -8,7 +8,11 @@ import { LOCKFILE_VERSION, lockfileSchema, type Lockfile } from "./schema.js";
  * the first problem; written by a newer major → LOCK_TOO_NEW with the fix.
  */
 export async function readLock(path: string): Promise<Lockfile | null> {
-  const text = await readTextFor(path, "charts.lock.json", { optional: true, maxBytes: maxFileBytes(), hint: "restore it from version control, or delete it and run `chartroom lock`" });
+  const text = await readTextFor(path, "charts.lock.json", {
+    optional: true,
+    maxBytes: maxFileBytes(),
+    hint: "restore it from version control, or delete it and run `chartroom lock`",
+  });
   return text === undefined ? null : parseLock(text, path);
 }
 

@@ -26,7 +26,11 @@ const EVENTS: Record<string, Pick<Moment, "flow" | "step">> = {
 
 /** The moments an object is created at (a hook at each of its events; a release object with the release). */
 export function momentsOf(object: Pick<KubernetesObject, "hook">): Moment[] {
-  if (object.hook === undefined) return [{ flow: "install", step: 1, weight: 0, event: "install" }, { flow: "upgrade", step: 1, weight: 0, event: "upgrade" }];
+  if (object.hook === undefined)
+    return [
+      { flow: "install", step: 1, weight: 0, event: "install" },
+      { flow: "upgrade", step: 1, weight: 0, event: "upgrade" },
+    ];
   const weight = object.hook.weight;
   return object.hook.events.flatMap((event) => (EVENTS[event] === undefined ? [] : [{ ...(EVENTS[event] as Pick<Moment, "flow" | "step">), weight, event }]));
 }
@@ -40,7 +44,9 @@ function presentAt(target: Pick<KubernetesObject, "hook">, at: Moment): boolean 
   if (target.hook === undefined) return at.flow !== "install" || at.step >= 1;
   const created = momentsOf(target);
   const inFlow = created.filter((moment) => moment.flow === at.flow);
-  const before = inFlow.some((moment) => (moment.step < at.step || (moment.step === at.step && moment.weight <= at.weight)) && (!goneAfterItsPhase(target) || moment.step === at.step));
+  const before = inFlow.some(
+    (moment) => (moment.step < at.step || (moment.step === at.step && moment.weight <= at.weight)) && (!goneAfterItsPhase(target) || moment.step === at.step),
+  );
   if (before) return true;
   // Left over from an earlier flow (kept until its hook runs again): an install's hook seen at upgrade or test time.
   const earlier = at.flow === "upgrade" ? ["install"] : at.flow === "test" ? ["install", "upgrade"] : [];

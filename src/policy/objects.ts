@@ -185,13 +185,17 @@ export function isEmptySelector(selector: unknown): boolean {
 
 /** Objects of a kind by name across the stack, in a namespace ("" for cluster-scoped). */
 export function find(context: PolicyContext, kind: string, namespace: string, name: string, group?: string): KubernetesObject | undefined {
-  return indexOf(context).named.get(`${kind} ${namespace} ${name}`)?.find((object) => group === undefined || object.group === group);
+  return indexOf(context)
+    .named.get(`${kind} ${namespace} ${name}`)
+    ?.find((object) => group === undefined || object.group === group);
 }
 
 /** Whether an object of this kind and name exists in the stack or is declared external. */
 export function exists(context: PolicyContext, kind: string, namespace: string, name: string, group?: string): boolean {
   if (find(context, kind, namespace, name, group) !== undefined) return true;
-  return context.external.some((item: ExternalObject) => item.kind === kind && item.name === name && (item.namespace === undefined || item.namespace === namespace));
+  return context.external.some(
+    (item: ExternalObject) => item.kind === kind && item.name === name && (item.namespace === undefined || item.namespace === namespace),
+  );
 }
 
 export interface Port {

@@ -12,7 +12,12 @@ export const REMOVED_APIS: readonly { apiVersion: string; kinds: string[]; remov
   { apiVersion: "extensions/v1beta1", kinds: ["Ingress"], removedIn: "1.22", use: "networking.k8s.io/v1" },
   { apiVersion: "networking.k8s.io/v1beta1", kinds: ["Ingress", "IngressClass"], removedIn: "1.22", use: "networking.k8s.io/v1" },
   { apiVersion: "apiextensions.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "apiextensions.k8s.io/v1" },
-  { apiVersion: "admissionregistration.k8s.io/v1beta1", kinds: ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"], removedIn: "1.22", use: "admissionregistration.k8s.io/v1" },
+  {
+    apiVersion: "admissionregistration.k8s.io/v1beta1",
+    kinds: ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"],
+    removedIn: "1.22",
+    use: "admissionregistration.k8s.io/v1",
+  },
   { apiVersion: "apiregistration.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "apiregistration.k8s.io/v1" },
   { apiVersion: "authentication.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "authentication.k8s.io/v1" },
   { apiVersion: "authorization.k8s.io/v1beta1", kinds: [], removedIn: "1.22", use: "authorization.k8s.io/v1" },

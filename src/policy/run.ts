@@ -34,7 +34,16 @@ export function runPolicies(run: PolicyRun): Finding[] {
   const used = new Set<PolicyException>();
   const out: Finding[] = [];
   for (const chart of run.charts) {
-    const context: PolicyContext = { stack: run.stack, kubeVersion: run.kubeVersion, chart: chart.key, engine: chart.engine, values: chart.values, charts, external, dropHooks: chart.dropHooks };
+    const context: PolicyContext = {
+      stack: run.stack,
+      kubeVersion: run.kubeVersion,
+      chart: chart.key,
+      engine: chart.engine,
+      values: chart.values,
+      charts,
+      external,
+      dropHooks: chart.dropHooks,
+    };
     for (const rule of run.rules) {
       const severity = severityOf(rule, run.settings, run.stack);
       if (severity === "off") continue;
@@ -69,7 +78,12 @@ function severityOf(rule: PolicyRule, settings: PolicySettings, stack: string): 
 }
 
 function silences(exception: PolicyException, finding: Finding): boolean {
-  return exception.rule === finding.rule && exception.chart === finding.chart && (exception.stack === undefined || exception.stack === finding.stack) && (exception.object === undefined || exception.object === finding.object);
+  return (
+    exception.rule === finding.rule &&
+    exception.chart === finding.chart &&
+    (exception.stack === undefined || exception.stack === finding.stack) &&
+    (exception.object === undefined || exception.object === finding.object)
+  );
 }
 
 /** An expired exception is an error naming it; one that silences nothing in this stack is worth a look. */
@@ -80,9 +94,25 @@ function exceptionFindings(run: PolicyRun, used: ReadonlySet<PolicyException>): 
     if ((exception.stack !== undefined && exception.stack !== run.stack) || !keys.has(exception.chart)) continue;
     const position = { file: exception.file, line: exception.line, column: exception.column };
     if (exception.until !== undefined && exception.until < run.today) {
-      out.push({ rule: "policy-exception-expired", severity: "error", chart: exception.chart, stack: run.stack, message: `the exception for ${exception.rule} expired on ${exception.until} ("${exception.reason}")`, hint: "fix what it excused, or renew it with a new until date and reason", position });
+      out.push({
+        rule: "policy-exception-expired",
+        severity: "error",
+        chart: exception.chart,
+        stack: run.stack,
+        message: `the exception for ${exception.rule} expired on ${exception.until} ("${exception.reason}")`,
+        hint: "fix what it excused, or renew it with a new until date and reason",
+        position,
+      });
     } else if (!used.has(exception)) {
-      out.push({ rule: "policy-exception-unused", severity: "warning", chart: exception.chart, stack: run.stack, message: `the exception for ${exception.rule}${exception.object === undefined ? "" : ` on ${exception.object}`} silences nothing`, hint: "remove it, or fix its rule, chart or object", position });
+      out.push({
+        rule: "policy-exception-unused",
+        severity: "warning",
+        chart: exception.chart,
+        stack: run.stack,
+        message: `the exception for ${exception.rule}${exception.object === undefined ? "" : ` on ${exception.object}`} silences nothing`,
+        hint: "remove it, or fix its rule, chart or object",
+        position,
+      });
     }
   }
   return out;

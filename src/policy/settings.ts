@@ -22,7 +22,9 @@ const exceptionSchema = z.strictObject({
   stack: z.string().optional(),
   reason: z.string({ error: "required: why this is acceptable (it is shown with every finding it silences)" }).min(1, "required: why this is acceptable"),
   /** YYYY-MM-DD; past it, the exception is an error. */
-  until: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD"), z.date().transform((date) => date.toISOString().slice(0, 10))]).optional(),
+  until: z
+    .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD"), z.date().transform((date) => date.toISOString().slice(0, 10))])
+    .optional(),
 });
 
 const externalSchema = z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional() });
@@ -61,13 +63,19 @@ export function addPolicyFile(settings: PolicySettings, file: string, text: stri
   const error = document.errors[0];
   if (error !== undefined) {
     const at = counter.linePos(error.pos[0]);
-    throw new ChartroomError("POLICY_INVALID", `${file} is not valid YAML: ${error.message.split("\n")[0]}`, { place: { file, line: at.line, column: at.col }, hint: "fix the YAML syntax of the policy file" });
+    throw new ChartroomError("POLICY_INVALID", `${file} is not valid YAML: ${error.message.split("\n")[0]}`, {
+      place: { file, line: at.line, column: at.col },
+      hint: "fix the YAML syntax of the policy file",
+    });
   }
   const parsed = policyFileSchema.safeParse(document.toJS() ?? {});
   if (!parsed.success) {
     throw new ChartroomError("POLICY_INVALID", `${file} is not a policy file`, {
       place: { file },
-      details: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(top)"}: ${issue.code === "unrecognized_keys" ? `unknown key ${issue.keys.join(", ")}; allowed: rules, exceptions, external` : issue.message}`),
+      details: parsed.error.issues.map(
+        (issue) =>
+          `${issue.path.join(".") || "(top)"}: ${issue.code === "unrecognized_keys" ? `unknown key ${issue.keys.join(", ")}; allowed: rules, exceptions, external` : issue.message}`,
+      ),
       hint: "a policy file holds rules (severities), exceptions (with reasons) and external objects",
     });
   }
@@ -83,9 +91,13 @@ export function addPolicyFile(settings: PolicySettings, file: string, text: stri
   const rulePlaces = places("rules");
   for (const [i, [rule, setting]] of Object.entries(parsed.data.rules ?? {}).entries()) {
     const place = rulePlaces[i] ?? { file, line: 1, column: 1 };
-    settings.severities.set(rule, typeof setting === "string" ? { severity: setting, stacks: {}, place } : { severity: setting.severity, stacks: setting.stacks ?? {}, place });
+    settings.severities.set(
+      rule,
+      typeof setting === "string" ? { severity: setting, stacks: {}, place } : { severity: setting.severity, stacks: setting.stacks ?? {}, place },
+    );
   }
   const exceptionPlaces = places("exceptions");
-  for (const [i, exception] of (parsed.data.exceptions ?? []).entries()) settings.exceptions.push({ ...exception, ...(exceptionPlaces[i] ?? { file, line: 1, column: 1 }) });
+  for (const [i, exception] of (parsed.data.exceptions ?? []).entries())
+    settings.exceptions.push({ ...exception, ...(exceptionPlaces[i] ?? { file, line: 1, column: 1 }) });
   settings.external.push(...(parsed.data.external ?? []));
 }

@@ -26,7 +26,10 @@ export function targetVersion(target: ArchiveTarget): string {
  */
 export function archiveFor(project: Project, spec: ChartSpec, target: ArchiveTarget, listing?: readonly ChartVersion[]): Promise<FetchedArchive> {
   if ("fetched" in target) return Promise.resolve(target.fetched);
-  const key = "pin" in target ? `${spec.key}\u0000pin\u0000${target.pin.digest}\u0000${target.pin.manifestDigest ?? ""}` : `${spec.key}\u0000version\u0000${target.version.version}`;
+  const key =
+    "pin" in target
+      ? `${spec.key}\u0000pin\u0000${target.pin.digest}\u0000${target.pin.manifestDigest ?? ""}`
+      : `${spec.key}\u0000version\u0000${target.version.version}`;
   let hit = project.memo.archives.get(key);
   if (hit === undefined) {
     const source = sourceOf(project, spec);
@@ -47,7 +50,10 @@ export function inspectionOf(project: Project, archive: FetchedArchive, label: s
   let hit = project.memo.inspections.get(archive.digest);
   if (hit === undefined) {
     // A chart's own defaults under secret-looking keys are scrubbed from output too.
-    hit = cachedInspection(project, archive, label).then((found) => (rememberDefaults(found), found));
+    hit = cachedInspection(project, archive, label).then((found) => {
+      rememberDefaults(found);
+      return found;
+    });
     project.memo.inspections.set(archive.digest, hit);
   }
   return hit;
@@ -55,7 +61,13 @@ export function inspectionOf(project: Project, archive: FetchedArchive, label: s
 
 // An archive's bytes decide its inspection: a record per digest. Written by
 // chartroom itself: the shape is checked, the content trusted.
-const inspectionRecord = z.custom<ChartInspection>((value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string" && typeof (value as { deterministic?: unknown }).deterministic === "boolean");
+const inspectionRecord = z.custom<ChartInspection>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === "string" &&
+    typeof (value as { deterministic?: unknown }).deterministic === "boolean",
+);
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
   // Format 7: schemaReachesOut, rendersSecrets, templateReads.
@@ -67,7 +79,10 @@ async function cachedInspection(project: Project, archive: FetchedArchive, label
   return found;
 }
 
-function rememberDefaults(found: { defaults: Record<string, unknown>; subcharts: readonly { defaults: Record<string, unknown>; subcharts: readonly unknown[] }[] }): void {
+function rememberDefaults(found: {
+  defaults: Record<string, unknown>;
+  subcharts: readonly { defaults: Record<string, unknown>; subcharts: readonly unknown[] }[];
+}): void {
   rememberSecretLooking(found.defaults);
   for (const sub of found.subcharts) rememberDefaults(sub as Parameters<typeof rememberDefaults>[0]);
 }
@@ -79,7 +94,13 @@ export async function contractFor(project: Project, spec: ChartSpec, target: Arc
 }
 
 export function contractOf(found: ChartInspection): ValuesContract {
-  return { defaults: found.defaults, schema: found.schemaDocument, schemaDigest: found.schema?.digest, subcharts: found.subcharts, reads: found.templateReads ?? [] };
+  return {
+    defaults: found.defaults,
+    schema: found.schemaDocument,
+    schemaDigest: found.schema?.digest,
+    subcharts: found.subcharts,
+    reads: found.templateReads ?? [],
+  };
 }
 
 /**

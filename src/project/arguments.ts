@@ -10,15 +10,47 @@ import { didYouMean } from "../util/nearest.js";
 const names = z.array(z.string({ error: "expected a chart key (a string)" }), { error: "expected a list of chart keys" });
 const text = z.string({ error: "expected a string" });
 const flag = z.boolean({ error: "expected true or false" });
-const layers = z.array(z.strictObject({ name: text, text, values: z.record(z.string(), z.unknown()).optional() }, { error: "expected { name, text } (a values layer)" }), { error: "expected a list of values layers { name, text }" });
+const layers = z.array(
+  z.strictObject({ name: text, text, values: z.record(z.string(), z.unknown()).optional() }, { error: "expected { name, text } (a values layer)" }),
+  { error: "expected a list of values layers { name, text }" },
+);
 
 const SCHEMAS = {
-  openProject: z.strictObject({ dir: text.optional(), configFile: text.optional(), env: z.record(z.string(), z.string().optional()).optional(), onProgress: z.custom<(line: string) => void>((value) => typeof value === "function", { error: "expected a function (line) => void" }).optional(), config: z.unknown().optional() }),
-  lock: z.strictObject({ charts: names.optional(), versions: z.instanceof(Map).optional(), concurrency: z.number().int().positive().optional(), acceptRepublished: flag.optional(), allowDowngrade: flag.optional() }),
+  openProject: z.strictObject({
+    dir: text.optional(),
+    configFile: text.optional(),
+    env: z.record(z.string(), z.string().optional()).optional(),
+    onProgress: z.custom<(line: string) => void>((value) => typeof value === "function", { error: "expected a function (line) => void" }).optional(),
+    config: z.unknown().optional(),
+  }),
+  lock: z.strictObject({
+    charts: names.optional(),
+    versions: z.instanceof(Map).optional(),
+    concurrency: z.number().int().positive().optional(),
+    acceptRepublished: flag.optional(),
+    allowDowngrade: flag.optional(),
+  }),
   outdated: z.strictObject({ charts: names.optional() }),
   plan: z.strictObject({ charts: names.optional(), diff: flag.optional() }),
-  render: z.strictObject({ chart: text, stack: text.optional(), version: text.optional(), values: layers.optional(), showSecrets: flag.optional(), noCache: flag.optional() }),
-  diff: z.strictObject({ charts: names.optional(), stack: text.optional(), to: text.optional(), base: text.optional(), values: layers.optional(), showSecrets: flag.optional(), showBookkeeping: flag.optional(), showSchemaFields: flag.optional(), noCache: flag.optional() }),
+  render: z.strictObject({
+    chart: text,
+    stack: text.optional(),
+    version: text.optional(),
+    values: layers.optional(),
+    showSecrets: flag.optional(),
+    noCache: flag.optional(),
+  }),
+  diff: z.strictObject({
+    charts: names.optional(),
+    stack: text.optional(),
+    to: text.optional(),
+    base: text.optional(),
+    values: layers.optional(),
+    showSecrets: flag.optional(),
+    showBookkeeping: flag.optional(),
+    showSchemaFields: flag.optional(),
+    noCache: flag.optional(),
+  }),
   check: z.strictObject({ charts: names.optional(), stack: text.optional(), strict: flag.optional() }),
   planUpgrade: z.strictObject({ charts: names.optional(), stack: text.optional() }),
   explain: z.strictObject({ chart: text }),
@@ -29,7 +61,19 @@ const SCHEMAS = {
     provider: z.object({}, { error: "expected a k8s.Provider" }).passthrough().optional(),
     allowAmbientKubeconfig: flag.optional(),
     values: z.record(z.string(), z.unknown(), { error: "expected { <chart key>: values }" }).optional(),
-    charts: z.record(z.string(), z.strictObject({ protect: flag.optional(), ignoreChanges: z.array(text).optional(), deletedWith: z.unknown().optional(), customTimeouts: z.unknown().optional(), skipAwait: flag.optional() }), { error: "expected { <chart key>: resource options }" }).optional(),
+    charts: z
+      .record(
+        z.string(),
+        z.strictObject({
+          protect: flag.optional(),
+          ignoreChanges: z.array(text).optional(),
+          deletedWith: z.unknown().optional(),
+          customTimeouts: z.unknown().optional(),
+          skipAwait: flag.optional(),
+        }),
+        { error: "expected { <chart key>: resource options }" },
+      )
+      .optional(),
     createNamespaces: flag.optional(),
     existingNamespaces: z.array(text, { error: "expected a list of namespace names" }).optional(),
     name: text.optional(),

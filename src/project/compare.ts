@@ -35,20 +35,44 @@ export interface CompareOptions extends ReportOptions {
   extra?: readonly ValuesLayer[];
 }
 
-async function renderSide(side: Side | null, stack: StackSpec | undefined, options: CompareOptions, shared: SharedBlocks): Promise<(ChartSide & { helm: string }) | null> {
+async function renderSide(
+  side: Side | null,
+  stack: StackSpec | undefined,
+  options: CompareOptions,
+  shared: SharedBlocks,
+): Promise<(ChartSide & { helm: string }) | null> {
   if (side === null) return null;
-  const rendering = await renderFor(side.project, { spec: side.spec, stack, target: side.target, noCache: options.noCache, shared, extra: options.extra, reveal: options.showSecrets });
+  const rendering = await renderFor(side.project, {
+    spec: side.spec,
+    stack,
+    target: side.target,
+    noCache: options.noCache,
+    shared,
+    extra: options.extra,
+    reveal: options.showSecrets,
+  });
   return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable), helm: rendering.helm };
 }
 
 /** Render both sides for one stack and compare them. */
-export async function compareSides(before: Side | null, after: Side | null, stack: StackSpec | undefined, options: CompareOptions, beforeStack: StackSpec | undefined = stack): Promise<ChartReport> {
+export async function compareSides(
+  before: Side | null,
+  after: Side | null,
+  stack: StackSpec | undefined,
+  options: CompareOptions,
+  beforeStack: StackSpec | undefined = stack,
+): Promise<ChartReport> {
   const shared: SharedBlocks = new Map();
   const [old, next] = await settleAll([renderSide(before, beforeStack, options, shared), renderSide(after, stack, options, shared)]);
   const spec = (after ?? before)?.spec;
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   const engine = (spec === undefined ? undefined : engineOf(spec, pin)) ?? UNLOCKED_ENGINE;
-  const report = chartReport({ chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) }, old, next, options);
+  const report = chartReport(
+    { chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) },
+    old,
+    next,
+    options,
+  );
   const helm = (next ?? old)?.helm;
   if (helm !== undefined) report.helm = helm;
   // Both engines render and install with the Helm SDK the provider embeds.
@@ -70,7 +94,13 @@ export async function compareSides(before: Side | null, after: Side | null, stac
  * version once more without the key: only when nothing changes is it
  * reported as ignored.
  */
-async function renderedIgnores(after: Side, stack: StackSpec | undefined, options: CompareOptions, rendered: ChartSide, changes: ContractChange[]): Promise<ContractChange[]> {
+async function renderedIgnores(
+  after: Side,
+  stack: StackSpec | undefined,
+  options: CompareOptions,
+  rendered: ChartSide,
+  changes: ContractChange[],
+): Promise<ContractChange[]> {
   const kept: ContractChange[] = [];
   for (const change of changes) {
     if (change.kind !== "ignored") {
@@ -78,7 +108,14 @@ async function renderedIgnores(after: Side, stack: StackSpec | undefined, option
       continue;
     }
     const without: ValuesLayer = { name: `(without ${change.path})`, text: JSON.stringify(nullAt(change.path.split("."))) };
-    const again = await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: options.noCache, reveal: options.showSecrets, extra: [...(options.extra ?? []), without] });
+    const again = await renderFor(after.project, {
+      spec: after.spec,
+      stack,
+      target: after.target,
+      noCache: options.noCache,
+      reveal: options.showSecrets,
+      extra: [...(options.extra ?? []), without],
+    });
     if (sameRender(rendered, again.objects)) kept.push(change);
   }
   return kept;
@@ -111,7 +148,12 @@ async function offlineNote(side: Side, engine: EngineName): Promise<string | und
 /** `1.2.3 | wanted | latest`: the version a chart would move to, as the repository lists it. */
 export async function versionTarget(project: Project, spec: ChartSpec, to: string): Promise<ChartVersion> {
   const versions = await sourceOf(project, spec).listVersions(spec.chart);
-  const found = to === "wanted" ? highestInRange(versions, spec.range, spec.prerelease) : to === "latest" ? latestVersion(versions, spec.prerelease) : versions.find((v) => v.version === to);
+  const found =
+    to === "wanted"
+      ? highestInRange(versions, spec.range, spec.prerelease)
+      : to === "latest"
+        ? latestVersion(versions, spec.prerelease)
+        : versions.find((v) => v.version === to);
   if (found === undefined) {
     throw new ChartroomError("VERSION_NOT_FOUND", `${spec.chart} has no version "${to}" in ${spec.repository.url}`, {
       place: { chart: spec.key },

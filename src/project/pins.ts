@@ -31,24 +31,39 @@ export async function lockChart(project: Project, spec: ChartSpec, given: ChartV
   const source = sourceOf(project, spec);
   const old = project.lock?.charts[spec.key];
   const listed = given === undefined ? await source.listVersions(spec.chart) : [];
-  const resolved = given ?? resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, listed);
+  const resolved =
+    given ?? resolveVersion({ key: spec.key, chart: spec.chart, range: spec.range, prerelease: spec.prerelease, repository: spec.repository.url }, listed);
   if (given === undefined && old !== undefined) checkNoSilentDowngrade(spec, old, resolved, listed, options);
   // An OCI digest pin is fetched by digest, so a moved tag cannot change it.
   const version = spec.digest !== undefined && spec.repository.kind === "oci" ? { ...resolved, manifestDigest: spec.digest } : resolved;
   const archive = await fetchVerified(source, version, project.store);
   checkDigestPin(spec, archive.manifestDigest ?? archive.digest);
-  if (old !== undefined && old.version === version.version && old.repository === spec.repository.url && old.digest !== archive.digest && options.acceptRepublished !== true) {
-    throw new ChartroomError("DIGEST_MISMATCH", `${spec.chart} ${version.version} was republished: charts.lock.json pins ${old.digest}, the repository now serves ${archive.digest}`, {
-      place: { file: project.lockPath, chart: spec.key },
-      hint: `a published version should never change; find out why it did, then accept it with chartroom lock ${spec.key} --accept-republished`,
-    });
+  if (
+    old !== undefined &&
+    old.version === version.version &&
+    old.repository === spec.repository.url &&
+    old.digest !== archive.digest &&
+    options.acceptRepublished !== true
+  ) {
+    throw new ChartroomError(
+      "DIGEST_MISMATCH",
+      `${spec.chart} ${version.version} was republished: charts.lock.json pins ${old.digest}, the repository now serves ${archive.digest}`,
+      {
+        place: { file: project.lockPath, chart: spec.key },
+        hint: `a published version should never change; find out why it did, then accept it with chartroom lock ${spec.key} --accept-republished`,
+      },
+    );
   }
   const inspection = await inspectionOf(project, archive, `${spec.chart}-${version.version}`);
   if (inspection.name !== spec.chart || inspection.version !== version.version) {
-    throw new ChartroomError("ARCHIVE_INVALID", `the archive listed as ${spec.chart} ${version.version} holds ${inspection.name} ${inspection.version} (its Chart.yaml)`, {
-      place: { url: archive.url, chart: spec.key },
-      hint: "the repository's index or tag does not match its archive; do not pin it, and tell the repository's owner",
-    });
+    throw new ChartroomError(
+      "ARCHIVE_INVALID",
+      `the archive listed as ${spec.chart} ${version.version} holds ${inspection.name} ${inspection.version} (its Chart.yaml)`,
+      {
+        place: { url: archive.url, chart: spec.key },
+        hint: "the repository's index or tag does not match its archive; do not pin it, and tell the repository's owner",
+      },
+    );
   }
   const signer = spec.verify === undefined ? undefined : await checkSigner(project, spec, version, archive, old, options);
   const facts = await renderFacts(project, spec, archive, version.version);
@@ -86,10 +101,14 @@ function checkNoSilentDowngrade(spec: ChartSpec, old: LockedChart, resolved: Cha
   if (options.allowDowngrade === true || !semver.valid(old.version) || !semver.valid(resolved.version) || !semver.lt(resolved.version, old.version)) return;
   if (!meetsConstraint(old.version, spec.range, spec.prerelease)) return; // the range moved down on purpose
   const stillListed = listed.some((version) => version.version === old.version);
-  throw new ChartroomError("VERSION_NOT_FOUND", `${spec.chart} ${old.version} is pinned, but ${spec.repository.url} ${stillListed ? "lists it in a form chartroom cannot use" : "no longer lists it (or lists it broken)"}; chartroom will not move the pin down to ${resolved.version} on its own`, {
-    place: { file: `${spec.repository.url}`, chart: spec.key },
-    hint: `check the repository's index; to pin ${resolved.version} on purpose: chartroom lock ${spec.key} --allow-downgrade`,
-  });
+  throw new ChartroomError(
+    "VERSION_NOT_FOUND",
+    `${spec.chart} ${old.version} is pinned, but ${spec.repository.url} ${stillListed ? "lists it in a form chartroom cannot use" : "no longer lists it (or lists it broken)"}; chartroom will not move the pin down to ${resolved.version} on its own`,
+    {
+      place: { file: `${spec.repository.url}`, chart: spec.key },
+      hint: `check the repository's index; to pin ${resolved.version} on purpose: chartroom lock ${spec.key} --allow-downgrade`,
+    },
+  );
 }
 
 function checkDigestPin(spec: ChartSpec, actual: string): void {
@@ -105,7 +124,14 @@ function checkDigestPin(spec: ChartSpec, actual: string): void {
  * it is pinned: missing, unverifiable, vouching for other bytes, or signed by
  * another key than the lock recorded is PROVENANCE_INVALID.
  */
-async function checkSigner(project: Project, spec: ChartSpec, version: ChartVersion, archive: FetchedArchive, old: LockedChart | undefined, options: PinOptions): Promise<Signer> {
+async function checkSigner(
+  project: Project,
+  spec: ChartSpec,
+  version: ChartVersion,
+  archive: FetchedArchive,
+  old: LockedChart | undefined,
+  options: PinOptions,
+): Promise<Signer> {
   const keyring = spec.verify?.keyring as string;
   const chart = { key: spec.key, name: spec.chart, version: version.version, digest: archive.digest, url: archive.url };
   const provenance = await sourceOf(project, spec).provenance(version);
@@ -115,13 +141,20 @@ async function checkSigner(project: Project, spec: ChartSpec, version: ChartVers
       hint: "the publisher did not sign this version (`helm package --sign`); pin a signed one, or set verify: false on the chart to take it unchecked",
     });
   }
-  const bytes = await readFileFor(keyring, "the keyring", { place: { key: `charts.${spec.key}.verify.keyring` }, hint: "export the signer's public key with `gpg --export <key> > keyring.gpg`" });
+  const bytes = await readFileFor(keyring, "the keyring", {
+    place: { key: `charts.${spec.key}.verify.keyring` },
+    hint: "export the signer's public key with `gpg --export <key> > keyring.gpg`",
+  });
   const signer = await verifyProvenance({ provenance, keyring: bytes, keyringPath: keyring, chart });
   if (old?.signer !== undefined && old.signer.fingerprint !== signer.fingerprint && options.acceptNewSigner !== true) {
-    throw new ChartroomError("PROVENANCE_INVALID", `${spec.chart} ${version.version} is signed by ${describeSigner(signer)}, but charts.lock.json records ${describeSigner(old.signer)} for ${spec.key}`, {
-      place: { chart: spec.key, file: project.lockPath },
-      hint: `find out why the signer changed; to accept it: chartroom lock ${spec.key} --accept-new-signer`,
-    });
+    throw new ChartroomError(
+      "PROVENANCE_INVALID",
+      `${spec.chart} ${version.version} is signed by ${describeSigner(signer)}, but charts.lock.json records ${describeSigner(old.signer)} for ${spec.key}`,
+      {
+        place: { chart: spec.key, file: project.lockPath },
+        hint: `find out why the signer changed; to accept it: chartroom lock ${spec.key} --accept-new-signer`,
+      },
+    );
   }
   return signer;
 }

@@ -61,13 +61,20 @@ export function policiesOf(project: Project): Promise<Policies> {
 function checkNames(project: Project, policies: Policies): Policies {
   const rules = new Set(BUILTIN_RULE_IDS);
   for (const rule of policies.custom) {
-    if (rules.has(rule.id)) throw new ChartroomError("POLICY_INVALID", `two policy rules are called "${rule.id}"`, { place: { file: "policies/" }, hint: "give the custom rule an id of its own" });
+    if (rules.has(rule.id))
+      throw new ChartroomError("POLICY_INVALID", `two policy rules are called "${rule.id}"`, {
+        place: { file: "policies/" },
+        hint: "give the custom rule an id of its own",
+      });
     rules.add(rule.id);
   }
   const charts = project.config.charts.map((spec) => spec.key);
   const stacks = project.config.stacks.map((stack) => stack.name);
   const refuse = (place: SettingPlace, what: string, name: string, known: readonly string[]) =>
-    new ChartroomError("POLICY_INVALID", `${place.file} names ${what} "${name}", which does not exist${didYouMean(name, known)}`, { place, hint: `${what}s: ${[...known].sort().join(", ") || "(none)"}` });
+    new ChartroomError("POLICY_INVALID", `${place.file} names ${what} "${name}", which does not exist${didYouMean(name, known)}`, {
+      place,
+      hint: `${what}s: ${[...known].sort().join(", ") || "(none)"}`,
+    });
   for (const [rule, setting] of policies.settings.severities) {
     if (!rules.has(rule)) throw refuse(setting.place, "the rule", rule, [...rules]);
     for (const stack of Object.keys(setting.stacks)) if (!stacks.includes(stack)) throw refuse(setting.place, "the stack", stack, stacks);
@@ -90,13 +97,17 @@ async function readPolicies(folder: string): Promise<Policies> {
   const names = (await readdir(folder).catch(() => [] as string[])).sort();
   warmLoader();
   // Every file of policies/ is in the findings key; what the rules import and read as they load is observed.
-  const loaded = await observed(join(folder, ".."), async () => {
-    for (const name of names) {
-      const file = join(folder, name);
-      if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
-      else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
-    }
-  }, isLoaderCache);
+  const loaded = await observed(
+    join(folder, ".."),
+    async () => {
+      for (const name of names) {
+        const file = join(folder, name);
+        if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
+        else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
+      }
+    },
+    isLoaderCache,
+  );
   return { settings, custom, inputs: loaded.inputs };
 }
 
@@ -107,11 +118,24 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
     rule = module.default;
   } catch (error) {
     const message = (error as Error).message ?? String(error);
-    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load ${shown}: ${message.split("\n")[0]?.trim()}`, { place: { file: shown, ...locationIn(message, file) }, hint: "fix the error in the policy file", cause: error });
+    throw new ChartroomError("CONFIG_LOAD_FAILED", `could not load ${shown}: ${message.split("\n")[0]?.trim()}`, {
+      place: { file: shown, ...locationIn(message, file) },
+      hint: "fix the error in the policy file",
+      cause: error,
+    });
   }
   const candidate = rule as Partial<PolicyRule> | undefined;
-  if (typeof candidate?.id !== "string" || !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) || typeof candidate.check !== "function" || typeof candidate.description !== "string" || !["error", "warning", "info"].includes(String(candidate.severity))) {
-    throw new ChartroomError("POLICY_INVALID", `${shown} does not export a policy rule`, { place: { file: shown }, hint: "export default definePolicy({ id: \"kebab-case\", description, severity: \"error\" | \"warning\" | \"info\", check(objects, context) { return []; } })" });
+  if (
+    typeof candidate?.id !== "string" ||
+    !/^[a-z0-9][a-z0-9.-]*$/.test(candidate.id) ||
+    typeof candidate.check !== "function" ||
+    typeof candidate.description !== "string" ||
+    !["error", "warning", "info"].includes(String(candidate.severity))
+  ) {
+    throw new ChartroomError("POLICY_INVALID", `${shown} does not export a policy rule`, {
+      place: { file: shown },
+      hint: 'export default definePolicy({ id: "kebab-case", description, severity: "error" | "warning" | "info", check(objects, context) { return []; } })',
+    });
   }
   const found = candidate as PolicyRule;
   // A rule that throws is the rule's mistake, named with its file, not a crash of chartroom.
@@ -122,7 +146,11 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
         return found.check(objects, context);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new ChartroomError("POLICY_RULE_FAILED", `the rule ${found.id} (${shown}) threw on chart ${context.chart}, stack ${context.stack}: ${message.split("\n")[0]?.trim()}`, { place: { file: shown, chart: context.chart }, hint: "fix the rule: check(objects, context) returns the findings and does not throw", cause: error });
+        throw new ChartroomError(
+          "POLICY_RULE_FAILED",
+          `the rule ${found.id} (${shown}) threw on chart ${context.chart}, stack ${context.stack}: ${message.split("\n")[0]?.trim()}`,
+          { place: { file: shown, chart: context.chart }, hint: "fix the rule: check(objects, context) returns the findings and does not throw", cause: error },
+        );
       }
     },
   };
@@ -132,16 +160,33 @@ async function loadRule(file: string, shown: string): Promise<PolicyRule> {
  * One stack, every chart rendered with the platform's values: what the rules
  * see. `targets` renders some charts at another version (an upgrade's side).
  */
-export async function stackCharts(project: Project, stack: StackSpec | undefined, targets: ReadonlyMap<string, ArchiveTarget> = new Map(), only?: ReadonlySet<string>): Promise<PolicyChart[]> {
+export async function stackCharts(
+  project: Project,
+  stack: StackSpec | undefined,
+  targets: ReadonlyMap<string, ArchiveTarget> = new Map(),
+  only?: ReadonlySet<string>,
+): Promise<PolicyChart[]> {
   const specs = only === undefined ? project.config.charts : project.config.charts.filter((spec) => only.has(spec.key));
   return mapLimit(specs, 8, (spec) => policyChart(project, spec, stack, targets.get(spec.key)));
 }
 
 /** One chart of a stack, rendered (at its pin, or at `target`), as the rules see it. */
-export async function policyChart(project: Project, spec: ChartSpec, stack: StackSpec | undefined, target?: ArchiveTarget, extra: readonly ValuesLayer[] = []): Promise<PolicyChart> {
+export async function policyChart(
+  project: Project,
+  spec: ChartSpec,
+  stack: StackSpec | undefined,
+  target?: ArchiveTarget,
+  extra: readonly ValuesLayer[] = [],
+): Promise<PolicyChart> {
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
   const layers = await valuesLayers(project, spec.key, stack?.name);
-  const chart: PolicyChart = { key: spec.key, engine: engineOf(spec, project.lock?.charts[spec.key]) ?? UNLOCKED_ENGINE, dropHooks: spec.dropHooks, values: mergeLayers(layers.map((layer) => layer.values)), objects: rendering.objects };
+  const chart: PolicyChart = {
+    key: spec.key,
+    engine: engineOf(spec, project.lock?.charts[spec.key]) ?? UNLOCKED_ENGINE,
+    dropHooks: spec.dropHooks,
+    values: mergeLayers(layers.map((layer) => layer.values)),
+    objects: rendering.objects,
+  };
   if (rendering.key !== undefined) project.memo.renderKeys.set(chart, rendering.key);
   return chart;
 }
@@ -158,7 +203,11 @@ export async function policyFindings(project: Project, stack: StackSpec | undefi
   const policies = await policiesOf(project);
   const objects: KubernetesObject[] = charts.flatMap((chart) => [...chart.objects]);
   const rules = [...(await builtinRules(objects)), ...policies.custom];
-  const ran = await observed(project.config.dir, () => runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today }), isLoaderCache);
+  const ran = await observed(
+    project.config.dir,
+    () => runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today }),
+    isLoaderCache,
+  );
   const inputs = mergeInputs(policies.inputs, ran.inputs);
   // Rules that read the clock or ask for randomness are run every time.
   if (key !== undefined && !inputs.volatile) await records.write(key, { inputs: persistable(inputs, digest), findings: ran.value });
@@ -166,7 +215,12 @@ export async function policyFindings(project: Project, stack: StackSpec | undefi
 }
 
 const findingsRecord = z.object({
-  inputs: z.object({ files: z.record(z.string(), z.string()), probes: z.record(z.string(), z.string()), env: z.record(z.string(), z.string().nullable()), volatile: z.boolean() }),
+  inputs: z.object({
+    files: z.record(z.string(), z.string()),
+    probes: z.record(z.string(), z.string()),
+    env: z.record(z.string(), z.string().nullable()),
+    volatile: z.boolean(),
+  }),
   findings: z.array(z.custom<Finding>((value) => typeof value === "object" && value !== null && typeof (value as { rule?: unknown }).rule === "string")),
 });
 
@@ -192,15 +246,17 @@ async function findingsKey(project: Project, stack: StackSpec | undefined, chart
     const text = await readFile(join(folder, name), "utf8").catch(() => "");
     files.push([name, text]);
   }
-  return sha256Hex(JSON.stringify({
-    stack: stackName(stack),
-    kubeVersion: stack?.kubeVersion ?? null,
-    today,
-    charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i]]),
-    declared: [project.config.charts.map((spec) => spec.key), project.config.stacks.map((item) => item.name)],
-    files,
-    rules: await rulesFingerprint(),
-  }));
+  return sha256Hex(
+    JSON.stringify({
+      stack: stackName(stack),
+      kubeVersion: stack?.kubeVersion ?? null,
+      today,
+      charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i]]),
+      declared: [project.config.charts.map((spec) => spec.key), project.config.stacks.map((item) => item.name)],
+      files,
+      rules: await rulesFingerprint(),
+    }),
+  );
 }
 
 let fingerprint: Promise<string> | undefined;
@@ -210,10 +266,12 @@ function rulesFingerprint(): Promise<string> {
   fingerprint ??= (async () => {
     const folder = join(dirname(fileURLToPath(import.meta.url)), "..", "policy");
     const names = (await readdir(folder, { recursive: true })).sort();
-    const stats = await Promise.all(names.map(async (name) => {
-      const info = await stat(join(folder, name));
-      return `${name} ${info.size} ${info.mtimeMs}`;
-    }));
+    const stats = await Promise.all(
+      names.map(async (name) => {
+        const info = await stat(join(folder, name));
+        return `${name} ${info.size} ${info.mtimeMs}`;
+      }),
+    );
     return sha256Hex(stats.join("\n"));
   })();
   return fingerprint;
@@ -250,17 +308,23 @@ export async function stackFindings(project: Project, stack: StackSpec | undefin
     ),
   );
   const failed = rendered.flatMap((item) => ("failed" in item ? [item.failed] : []));
-  if (failed.length === 0) return policyFindings(project, stack, rendered.flatMap((item) => ("chart" in item ? [item.chart] : [])));
-  return failed.map(({ key, error }): Finding => ({
-    rule: "render-failed",
-    severity: "error",
-    chart: key,
-    stack: name,
-    message: `${[error.message.replace(/:$/, ""), ...helmSays(error)].join(": ")}; the policies of stack ${name} wait until every chart renders`,
-    hint: `fix what helm names (\`chartroom render ${key} --stack ${name}\` shows all of it)`,
-  }));
+  if (failed.length === 0)
+    return policyFindings(
+      project,
+      stack,
+      rendered.flatMap((item) => ("chart" in item ? [item.chart] : [])),
+    );
+  return failed.map(
+    ({ key, error }): Finding => ({
+      rule: "render-failed",
+      severity: "error",
+      chart: key,
+      stack: name,
+      message: `${[error.message.replace(/:$/, ""), ...helmSays(error)].join(": ")}; the policies of stack ${name} wait until every chart renders`,
+      hint: `fix what helm names (\`chartroom render ${key} --stack ${name}\` shows all of it)`,
+    }),
+  );
 }
-
 
 /** What helm said, in a few lines: enough to see why; `chartroom render` shows it all. */
 function helmSays(error: ChartroomError): string[] {

@@ -87,7 +87,10 @@ export interface Project {
 /** Load the config and the lock of the platform in `options.dir`. */
 export async function openProject(options: ProjectOptions = {}): Promise<Project> {
   const dir = resolve(options.dir ?? process.cwd());
-  const config = options.config === undefined ? await loadConfig({ cwd: dir, file: options.configFile }) : normaliseConfig(options.config, join(dir, options.configFile ?? CONFIG_NAMES[0] ?? "chartroom.config.ts"));
+  const config =
+    options.config === undefined
+      ? await loadConfig({ cwd: dir, file: options.configFile })
+      : normaliseConfig(options.config, join(dir, options.configFile ?? CONFIG_NAMES[0] ?? "chartroom.config.ts"));
   const lockPath = join(config.dir, LOCKFILE_NAME);
   return projectOf(config, await readLock(lockPath), options);
 }
@@ -113,7 +116,10 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
       const key = own ?? "";
       let found = helms.get(key);
       if (found === undefined) {
-        found = own === undefined ? locateHelm({ cacheRoot, env }) : locateHelm({ cacheRoot, env: { ...env, HELM_BIN: own } }).then((helm) => ({ ...helm, origin: setting as string }));
+        found =
+          own === undefined
+            ? locateHelm({ cacheRoot, env })
+            : locateHelm({ cacheRoot, env: { ...env, HELM_BIN: own } }).then((helm) => ({ ...helm, origin: setting as string }));
         helms.set(key, found);
       }
       return found;

@@ -22,7 +22,8 @@ export async function installedProvider(project: Project): Promise<ProviderFacts
  * with the same (CHARTROOM_CHART_HELM).
  */
 export function engineHelmNote(rendered: string, provider: ProviderFacts): string | undefined {
-  if (provider.helm === undefined) return `chartroom cannot tell which Helm @pulumi/kubernetes ${provider.version}'s provider embeds; it rendered with helm ${rendered}: set CHARTROOM_CHART_HELM to the provider's Helm to see exactly what it deploys`;
+  if (provider.helm === undefined)
+    return `chartroom cannot tell which Helm @pulumi/kubernetes ${provider.version}'s provider embeds; it rendered with helm ${rendered}: set CHARTROOM_CHART_HELM to the provider's Helm to see exactly what it deploys`;
   const minor = (version: string) => version.split(".").slice(0, 2).join(".");
   if (minor(rendered) === minor(provider.helm)) return undefined;
   return `rendered with helm ${rendered}; the engine renders with Helm ${provider.helm}, which @pulumi/kubernetes ${provider.version}'s provider embeds: set CHARTROOM_CHART_HELM to a helm ${minor(provider.helm)} binary to see exactly what it deploys`;

@@ -27,7 +27,10 @@ export async function renderFacts(project: Project, spec: ChartSpec, archive: Fe
     const hooks: Record<string, string[]> = {};
     for (const object of rendering.objects) {
       // A generated name is written as its pattern: the lock holds nothing random.
-      for (const event of object.hook?.events ?? []) (hooks[event] ??= []).push(stableDisplayName(object));
+      for (const event of object.hook?.events ?? []) {
+        hooks[event] ??= [];
+        hooks[event].push(stableDisplayName(object));
+      }
     }
     for (const event of Object.keys(hooks)) hooks[event]?.sort();
     const names = new Map(rendering.objects.map((object) => [object.id, stableDisplayName(object)]));

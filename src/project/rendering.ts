@@ -34,11 +34,22 @@ export interface ChartRendering extends Rendering {
 export async function renderFor(project: Project, request: RenderRequest): Promise<ChartRendering> {
   const archive = await archiveFor(project, request.spec, request.target);
   const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
-  const input = { ...(await renderInput(project, request, archive.digest)), deterministic: inspection.deterministic, readsClock: inspection.readsClock === true, skipSchemaValidation: inspection.schemaReachesOut === true };
+  const input = {
+    ...(await renderInput(project, request, archive.digest)),
+    deterministic: inspection.deterministic,
+    readsClock: inspection.readsClock === true,
+    skipSchemaValidation: inspection.schemaReachesOut === true,
+  };
   const onHelm = () => {
     for (const start of project.memo.whenHelmRuns.splice(0)) start();
   };
-  const rendering = await renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal, onHelm });
+  const rendering = await renderChart(input, {
+    cacheRoot: project.cacheRoot,
+    noCache: request.noCache,
+    shared: request.shared,
+    reveal: request.reveal,
+    onHelm,
+  });
   return { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
 }
 

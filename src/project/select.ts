@@ -19,10 +19,14 @@ export function requireChart(project: Project, key: string | undefined, verb = "
   const keys = project.config.charts.map((chart) => chart.key);
   const spec = project.config.charts.find((chart) => chart.key === key);
   if (spec !== undefined) return spec;
-  throw new ChartroomError("UNKNOWN_CHART", key === undefined ? `name a chart to ${verb}` : `"${key}" is not a chart declared in the config${didYouMean(key, keys)}`, {
-    place: key === undefined ? { file: project.config.file } : { file: project.config.file, chart: key },
-    hint: `declared charts: ${keys.join(", ")}`,
-  });
+  throw new ChartroomError(
+    "UNKNOWN_CHART",
+    key === undefined ? `name a chart to ${verb}` : `"${key}" is not a chart declared in the config${didYouMean(key, keys)}`,
+    {
+      place: key === undefined ? { file: project.config.file } : { file: project.config.file, chart: key },
+      hint: `declared charts: ${keys.join(", ")}`,
+    },
+  );
 }
 
 /** A chart's pin, or LOCK_MISSING saying to run `chartroom lock`. */
@@ -47,7 +51,10 @@ export function stacksFor(project: Project, only?: string): (StackSpec | undefin
   const names = stacks.map((item) => item.name);
   throw new ChartroomError("UNKNOWN_STACK", `"${only}" is not a stack declared in the config${didYouMean(only, names)}`, {
     place: { file: project.config.file, key: "stacks" },
-    hint: names.length === 0 ? "the config declares no stacks: leave out --stack, or declare stacks in chartroom.config.ts" : `declared stacks: ${names.join(", ")}`,
+    hint:
+      names.length === 0
+        ? "the config declares no stacks: leave out --stack, or declare stacks in chartroom.config.ts"
+        : `declared stacks: ${names.join(", ")}`,
   });
 }
 

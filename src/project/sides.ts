@@ -7,10 +7,18 @@ import { renderInputsKey } from "./rendering.js";
 import { requirePin } from "./select.js";
 
 /** Whether both sides render from the same inputs (so the same objects): such a pair is not rendered. */
-export async function sameInputs(before: Side | null, after: Side | null, beforeStack: StackSpec | undefined, afterStack: StackSpec | undefined): Promise<boolean> {
+export async function sameInputs(
+  before: Side | null,
+  after: Side | null,
+  beforeStack: StackSpec | undefined,
+  afterStack: StackSpec | undefined,
+): Promise<boolean> {
   // A post-renderer is a program whose bytes the key does not hold: always compared.
   if (before === null || after === null || before.spec.postRenderer !== undefined || after.spec.postRenderer !== undefined) return false;
-  const [was, now] = await Promise.all([renderInputsKey(before.project, { spec: before.spec, stack: beforeStack, target: before.target }), renderInputsKey(after.project, { spec: after.spec, stack: afterStack, target: after.target })]);
+  const [was, now] = await Promise.all([
+    renderInputsKey(before.project, { spec: before.spec, stack: beforeStack, target: before.target }),
+    renderInputsKey(after.project, { spec: after.spec, stack: afterStack, target: after.target }),
+  ]);
   return was !== undefined && was === now;
 }
 

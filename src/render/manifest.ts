@@ -100,12 +100,21 @@ function hookInfo(metadata: Record<string, unknown>): HookInfo | undefined {
   const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
   const events = annotations["helm.sh/hook"];
   if (typeof events !== "string") return undefined;
-  const list = events.split(",").map((event) => event.trim()).filter(Boolean);
+  const list = events
+    .split(",")
+    .map((event) => event.trim())
+    .filter(Boolean);
   const policies = annotations["helm.sh/hook-delete-policy"];
   return {
     events: list,
     weight: Number(annotations["helm.sh/hook-weight"] ?? 0) || 0,
-    deletePolicies: typeof policies === "string" ? policies.split(",").map((p) => p.trim()).filter(Boolean) : [],
+    deletePolicies:
+      typeof policies === "string"
+        ? policies
+            .split(",")
+            .map((p) => p.trim())
+            .filter(Boolean)
+        : [],
     test: list.every((event) => event === "test" || event.startsWith("test-")),
   };
 }

@@ -85,7 +85,12 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   }
   options.onHelm?.();
   const request = { ...input, chart: input.archive.path };
-  const [first, second] = input.deterministic === true ? await helmTemplate(request, options.run).then((text) => [text, text] as const) : input.readsClock === true ? await secondsApart(() => helmTemplate(request, options.run)) : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
+  const [first, second] =
+    input.deterministic === true
+      ? await helmTemplate(request, options.run).then((text) => [text, text] as const)
+      : input.readsClock === true
+        ? await secondsApart(() => helmTemplate(request, options.run))
+        : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
   const parsed = parseManifest(first, input.namespace, input.label, shared);
   const again = first === second ? parsed : parseManifest(second, input.namespace, input.label, shared);
@@ -143,7 +148,11 @@ async function secondsApart(render: () => Promise<string>): Promise<[string, str
 function generatedNames(first: RenderedObject[], second: RenderedObject[]): Map<RenderedObject, RenderedObject> {
   const ids = (list: RenderedObject[]) => new Set(list.map((object) => object.id));
   const [one, two] = [ids(first), ids(second)];
-  return pairBySlot(first.filter((object) => !two.has(object.id)), second.filter((object) => !one.has(object.id)), templateSlot);
+  return pairBySlot(
+    first.filter((object) => !two.has(object.id)),
+    second.filter((object) => !one.has(object.id)),
+    templateSlot,
+  );
 }
 
 function markGenerated(objects: RenderedObject[], pairs: ReadonlyMap<RenderedObject, RenderedObject>): RenderedObject[] {

@@ -49,7 +49,12 @@ const MAX_OUTPUT = 512 * 1024 * 1024;
  */
 export const runProcess: Runner = (file, args, options) =>
   new Promise((resolve, reject) => {
-    const child = spawn(file, args, { detached: true, stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], cwd: options.cwd, env: options.env });
+    const child = spawn(file, args, {
+      detached: true,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      cwd: options.cwd,
+      env: options.env,
+    });
     trackGroup(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -79,7 +84,11 @@ export const runProcess: Runner = (file, args, options) =>
       killGroup(child.pid);
       if (failure !== undefined) return reject(failure);
       const stdout = Buffer.concat(out);
-      const result = { code: code ?? 128 + signalNumber(signal), stdout: options.binary === true ? "" : stdout.toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+      const result = {
+        code: code ?? 128 + signalNumber(signal),
+        stdout: options.binary === true ? "" : stdout.toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      };
       resolve(options.binary === true ? { ...result, bytes: stdout } : result);
     });
     if (options.input !== undefined) child.stdin?.end(options.input);

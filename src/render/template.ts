@@ -115,7 +115,12 @@ export function sortSchemaViolations(lines: string[]): string[] {
 const TEMPLATE_PLACE = /([\w.-]+(?:\/charts\/[\w.-]+)*\/templates\/[^\s:()"]+?)(?::(\d+))?(?::(\d+))?(?=[\s:)"]|$)/;
 
 function helmFailure(request: TemplateRequest, args: string[], files: string[], stderr: string): ChartroomError {
-  const lines = sortSchemaViolations(stderr.split("\n").map((line) => line.trimEnd()).filter(Boolean));
+  const lines = sortSchemaViolations(
+    stderr
+      .split("\n")
+      .map((line) => line.trimEnd())
+      .filter(Boolean),
+  );
   const first = lines.findIndex((line) => line.startsWith("Error:"));
   // A template's `fail` message is the chart author's text: a few KB of it, however long it is.
   const message = cut(first === -1 ? stderr.trim() : (lines[first] ?? "").replace(/^Error:\s*/, ""), MAX_MESSAGE);
@@ -142,10 +147,14 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
 function skipSchemaFlag(request: TemplateRequest): string {
   const [major = 0, minor = 0] = request.helm.version.split(".").map(Number);
   if (major === 3 && minor < 16) {
-    throw new ChartroomError("HELM_TOO_OLD", `${request.label}'s values.schema.json references URLs or files, which helm ${request.helm.version} would fetch while rendering; chartroom turns that off with --skip-schema-validation, which Helm has from 3.16`, {
-      place: { chart: request.label },
-      hint: "use helm ≥ 3.16 (point HELM_BIN at one); chartroom validates the values itself",
-    });
+    throw new ChartroomError(
+      "HELM_TOO_OLD",
+      `${request.label}'s values.schema.json references URLs or files, which helm ${request.helm.version} would fetch while rendering; chartroom turns that off with --skip-schema-validation, which Helm has from 3.16`,
+      {
+        place: { chart: request.label },
+        hint: "use helm ≥ 3.16 (point HELM_BIN at one); chartroom validates the values itself",
+      },
+    );
   }
   return "--skip-schema-validation";
 }

@@ -35,13 +35,31 @@ export function checkText(report: CheckReport, paint: Paint): string {
     const colour = found.severity === "error" ? "red" : found.severity === "warning" ? "yellow" : "dim";
     const field = subject(found) === "" ? "" : ` ${paint(subject(found), "bold")}`;
     const head = `${[paint(found.severity, colour), where(found), found.chart].filter((part) => part !== "").join(" ")} [${found.stack}]${field}: ${found.message} (${found.rule})`;
-    const more = [...(found.hint === undefined || found.exception !== undefined ? [] : [`  hint: ${found.hint}`]), ...(found.exception === undefined ? [] : [`  excepted in ${found.exception.file}: ${found.exception.reason}${found.exception.until === undefined ? "" : ` (until ${found.exception.until})`}`])];
+    const more = [
+      ...(found.hint === undefined || found.exception !== undefined ? [] : [`  hint: ${found.hint}`]),
+      ...(found.exception === undefined
+        ? []
+        : [
+            `  excepted in ${found.exception.file}: ${found.exception.reason}${found.exception.until === undefined ? "" : ` (until ${found.exception.until})`}`,
+          ]),
+    ];
     return [head, ...more].join("\n");
   });
   return [...lines, summary(report)].join("\n");
 }
 
 export function checkMarkdown(report: CheckReport): string {
-  const rows = report.findings.map((found) => [found.severity, found.chart, found.stack, subject(found), found.rule, found.message, found.exception === undefined ? (found.hint ?? "") : `excepted: ${found.exception.reason}`, where(found)]);
-  return rows.length === 0 ? summary(report) : `${summary(report)}\n\n${markdownTable(["severity", "chart", "stack", "field", "rule", "problem", "hint", "where"], rows)}`;
+  const rows = report.findings.map((found) => [
+    found.severity,
+    found.chart,
+    found.stack,
+    subject(found),
+    found.rule,
+    found.message,
+    found.exception === undefined ? (found.hint ?? "") : `excepted: ${found.exception.reason}`,
+    where(found),
+  ]);
+  return rows.length === 0
+    ? summary(report)
+    : `${summary(report)}\n\n${markdownTable(["severity", "chart", "stack", "field", "rule", "problem", "hint", "where"], rows)}`;
 }

@@ -18,7 +18,10 @@ type Detail = "fields" | "objects" | "line";
  */
 export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): string {
   const head = [`### chartroom diff`, "", summaryLine(report), "", table(report.charts)].join("\n");
-  const charts = report.charts.filter((chart) => chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0 || chart.findings.added.length + chart.findings.resolved.length > 0);
+  const charts = report.charts.filter(
+    (chart) =>
+      chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0 || chart.findings.added.length + chart.findings.resolved.length > 0,
+  );
   const detail = new Map<ChartReport, Detail>(charts.map((chart) => [chart, "fields"]));
   const build = () => {
     const blocks = charts.map((chart) => section(chart, detail.get(chart) ?? "fields"));
@@ -57,7 +60,11 @@ function table(charts: ChartReport[]): string {
     const to = chart.to?.version ?? "—";
     return `| ${chart.chart} | ${chart.stack} | ${from} | ${to} | ${counts.add} | ${counts.delete} | ${counts.update} | ${counts.replace} | ${counts.rename} |`;
   });
-  return ["| chart | stack | from | to | added | deleted | updated | replaced | renamed |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |", ...rows].join("\n");
+  return [
+    "| chart | stack | from | to | added | deleted | updated | replaced | renamed |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
 }
 
 function section(chart: ChartReport, detail: Detail): string {
@@ -71,7 +78,12 @@ const MARK: Record<ObjectReport["action"], string> = { add: "+", delete: "-", up
 function objectLine(object: ObjectReport): string {
   const noise = isReal(object) ? "" : isBookkeepingOnly(object) ? " (bookkeeping only)" : " (changes on every render only)";
   const renamed = object.renamedFrom === undefined ? "" : ` (from ${object.renamedFrom.display})`;
-  const moved = object.moved === undefined ? "" : object.action === "add" ? ` (moved from chart ${object.moved.from}: see the text report)` : ` (moved to chart ${object.moved.to})`;
+  const moved =
+    object.moved === undefined
+      ? ""
+      : object.action === "add"
+        ? ` (moved from chart ${object.moved.from}: see the text report)`
+        : ` (moved to chart ${object.moved.to})`;
   return `  ${MARK[object.action]} ${object.display} ${object.action}${renamed}${moved}, engine: ${object.step}${noise}`;
 }
 
@@ -92,7 +104,8 @@ function oneLine(chart: ChartReport): string {
     (groups.get(label) ?? groups.set(label, []).get(label))?.push(object.display);
   }
   const parts = [...groups].map(([label, names]) => `${label} ${names.map((name) => `\`${name}\``).join(", ")}`);
-  const versions = chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
+  const versions =
+    chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
   return `- **${escapeHtml(chart.chart)}** · ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}: ${describeCounts(countActions(chart))}${parts.length === 0 ? "" : ` — ${parts.join("; ")}`}`;
 }
 

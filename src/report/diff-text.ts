@@ -21,7 +21,9 @@ export function chartHeading(chart: ChartReport): string {
   const from = chart.from?.version ?? "(absent)";
   const to = chart.to?.version ?? "(removed)";
   const versions = from === to ? `${to}` : `${from} → ${to}`;
-  return `${chart.chart} · stack ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}${chart.helm === undefined ? "" : ` · helm ${chart.helm}`}${chart.engineHelm === undefined ? "" : ` · engine: ${chart.engineHelm}`}`;
+  const helm = chart.helm === undefined ? "" : ` · helm ${chart.helm}`;
+  const engineHelm = chart.engineHelm === undefined ? "" : ` · engine: ${chart.engineHelm}`;
+  return `${chart.chart} · stack ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}${helm}${engineHelm}`;
 }
 
 export function chartBlock(chart: ChartReport, paint: Paint): string {
@@ -33,10 +35,21 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   for (const note of chart.notes) lines.push(`  note: ${note}`);
   if (chart.apart.length > 0) {
     lines.push(paint(`  not deployed by ${ENGINES[chart.engine].display} (not diffed):`, "dim"));
-    for (const item of chart.apart) lines.push(paint(`    ${item.display}: ${item.reason}${item.change === "same" ? "" : ` (${item.change === "add" ? "new" : item.change === "delete" ? "gone" : "changed"} in this change)`}`, "dim"));
+    for (const item of chart.apart)
+      lines.push(
+        paint(
+          `    ${item.display}: ${item.reason}${item.change === "same" ? "" : ` (${item.change === "add" ? "new" : item.change === "delete" ? "gone" : "changed"} in this change)`}`,
+          "dim",
+        ),
+      );
   }
   if (chart.bookkeeping.objects > 0) {
-    lines.push(paint(`  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`, "dim"));
+    lines.push(
+      paint(
+        `  ${chart.bookkeeping.objects} object(s) with bookkeeping changes hidden (${chart.bookkeeping.fields.join(", ")}); --show-bookkeeping shows them`,
+        "dim",
+      ),
+    );
   }
   if (chart.unstable.paths.length > 0) {
     lines.push(paint(`  changes on every render (not counted): ${chart.unstable.paths.join(", ")}`, "dim"));
@@ -50,7 +63,8 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
 function findingLines(chart: ChartReport, paint: Paint): string[] {
   const { added, resolved } = chart.findings;
   if (added.length === 0 && resolved.length === 0) return [];
-  const line = (sign: string, found: Finding, colour: "red" | "yellow" | "green" | "dim") => paint(`    ${sign} ${found.severity} ${found.rule}: ${found.object ?? ""}${found.path === undefined ? "" : ` ${found.path}`}: ${found.message}`, colour);
+  const line = (sign: string, found: Finding, colour: "red" | "yellow" | "green" | "dim") =>
+    paint(`    ${sign} ${found.severity} ${found.rule}: ${found.object ?? ""}${found.path === undefined ? "" : ` ${found.path}`}: ${found.message}`, colour);
   return [
     paint("  policy findings this change:", "bold"),
     ...added.map((found) => line("+", found, found.severity === "error" ? "red" : found.severity === "warning" ? "yellow" : "dim")),
@@ -70,13 +84,19 @@ function contractLines(chart: ChartReport, paint: Paint): string[] {
     lines.push(paint(`    ${CONTRACT_MARK[change.kind]} ${change.path}: ${change.detail}`, colour));
     if (change.hint !== undefined) lines.push(paint(`      hint: ${change.hint}`, "dim"));
   }
-  if (defaults.length > SHOWN_DEFAULTS) lines.push(paint(`    · and ${defaults.length - SHOWN_DEFAULTS} more changed defaults (--format json lists them all)`, "dim"));
+  if (defaults.length > SHOWN_DEFAULTS)
+    lines.push(paint(`    · and ${defaults.length - SHOWN_DEFAULTS} more changed defaults (--format json lists them all)`, "dim"));
   return lines;
 }
 
 function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): string[] {
   const colour = object.action === "add" ? "green" : object.action === "delete" ? "red" : object.action === "replace" ? "red" : "yellow";
-  const label = object.action === "replace" ? " REPLACE" : object.action === "rename" ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)` : "";
+  const label =
+    object.action === "replace"
+      ? " REPLACE"
+      : object.action === "rename"
+        ? ` (renamed from ${object.renamedFrom?.display}: created anew, the old one deleted)`
+        : "";
   const hook = object.hook ? ` [hook ${object.hook.events.join(",")}${object.hook.test ? ", test" : ""}]` : "";
   const source = object.source ? paint(`  ${object.source}`, "dim") : "";
   const noise = isReal(object) ? "" : paint(isBookkeepingOnly(object) ? "  (bookkeeping only)" : "  (changes on every render only)", "dim");
@@ -86,7 +106,8 @@ function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): st
   for (const kept of object.unchangedSecrets ?? []) lines.push(paint(`      ${kept.path}: secret unchanged (${kept.bytes} bytes)`, "dim"));
   if (object.body !== undefined) {
     const sign = object.action === "add" ? "+" : "-";
-    for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n")) lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));
+    for (const line of stringify(object.body, { lineWidth: 0 }).trimEnd().split("\n"))
+      lines.push(paint(`      ${sign} ${line}`, object.action === "add" ? "green" : "red"));
   }
   if (object.replacement !== undefined) {
     lines.push(paint(`      replaced for: ${object.replacement.fields.join(", ")}`, "red"));
@@ -94,7 +115,12 @@ function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): st
     lines.push(paint(`        (${object.replacement.consequences[ENGINES[engine].other]})`, "dim"));
   }
   if (object.moved !== undefined) {
-    lines.push(paint(`      moved ${object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`}: ${object.moved.consequence}`, "red"));
+    lines.push(
+      paint(
+        `      moved ${object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`}: ${object.moved.consequence}`,
+        "red",
+      ),
+    );
   }
   const step = stepNote(object, engine);
   if (step !== undefined) lines.push(paint(`      → ${step}`, "red"));
@@ -105,8 +131,10 @@ function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): st
 function stepNote(object: ObjectReport, engine: EngineName): string | undefined {
   if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
   const record = ENGINES[engine];
-  if (object.step === "update" && record.apiVersionNote !== undefined && object.changes.some((change) => change.path === "apiVersion")) return record.apiVersionNote;
-  if (object.step === "skipped") return "helm upgrade does not apply this: Helm installs crds/ once and never changes them (apply it yourself, or move the CRD to templates/)";
+  if (object.step === "update" && record.apiVersionNote !== undefined && object.changes.some((change) => change.path === "apiVersion"))
+    return record.apiVersionNote;
+  if (object.step === "skipped")
+    return "helm upgrade does not apply this: Helm installs crds/ once and never changes them (apply it yourself, or move the CRD to templates/)";
   if (object.step === "fails" && object.action !== "replace") return `${record.updater} fails: the API server refuses to change an immutable field`;
   return undefined;
 }
@@ -119,8 +147,13 @@ function changeLines(change: ReportedChange, paint: Paint): string[] {
   ];
   const suffix = tags.length > 0 ? paint(`  [${tags.join(", ")}]`, "dim") : "";
   if (change.secret !== undefined) {
-    const bytes = (value: unknown) => ((value as { bytes?: number } | undefined)?.bytes ?? 0);
-    const what = change.secret === "changed" ? `changed (${bytes(change.before)} → ${bytes(change.after)} bytes)` : change.secret === "added" ? `added (${bytes(change.after)} bytes)` : `removed (${bytes(change.before)} bytes)`;
+    const bytes = (value: unknown) => (value as { bytes?: number } | undefined)?.bytes ?? 0;
+    const what =
+      change.secret === "changed"
+        ? `changed (${bytes(change.before)} → ${bytes(change.after)} bytes)`
+        : change.secret === "added"
+          ? `added (${bytes(change.after)} bytes)`
+          : `removed (${bytes(change.before)} bytes)`;
     return [`      ${change.path}: ${paint(`secret ${what}`, "yellow")}${suffix}`];
   }
   if (change.op === "reorder") return [`      ${change.path}: order ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}${suffix}`];

@@ -36,7 +36,6 @@ export interface ExplainReport {
   engineHelm?: string;
 }
 
-
 function lines(report: ExplainReport): string[] {
   const { pin, engine } = report;
   const out = [`${report.chart}: ${ENGINES[engine.name].display}`, ...engine.reasons.map((reason) => `  - ${reason}`), ""];
@@ -44,23 +43,30 @@ function lines(report: ExplainReport): string[] {
   out.push(`digest      ${pin.digest}`);
   if (pin.manifestDigest !== undefined) out.push(`manifest    ${pin.manifestDigest}`);
   if (pin.appVersion !== undefined) out.push(`appVersion  ${pin.appVersion}`);
-  out.push(`schema      ${pin.schema === null ? "none (values are checked for unknown keys against the defaults only)" : `${pin.schema.digest}${pin.schema.dialect ? ` (${pin.schema.dialect})` : ""}`}`);
+  out.push(
+    `schema      ${pin.schema === null ? "none (values are checked for unknown keys against the defaults only)" : `${pin.schema.digest}${pin.schema.dialect ? ` (${pin.schema.dialect})` : ""}`}`,
+  );
   out.push(`CRDs        ${pin.crds.length === 0 ? "none" : pin.crds.join(", ")}`);
   if (report.engineHelm !== undefined) out.push(`engine      ${report.engineHelm}`);
-  out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map((d) => (d.vendoredVersion !== undefined ? `${d.name} ${d.vendoredVersion} (vendored; Chart.yaml asks for ${d.version})` : `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`)).join(", ")}`);
+  out.push(`depends on  ${pin.dependencies.length === 0 ? "nothing" : pin.dependencies.map(dependencyText).join(", ")}`);
   out.push("", "hooks by stack:");
   const stacks = pin.renderedHooks ?? { templates: pin.hooks };
   for (const [stack, events] of Object.entries(stacks)) {
     const entries = Object.entries(events);
     out.push(`  ${stack}:${entries.length === 0 ? " none" : ""}`);
-    for (const [event, objects] of entries) out.push(`    ${event}${event === "test" || event.startsWith("test-") ? " (helm test only)" : ""}: ${objects.join(", ")}`);
+    for (const [event, objects] of entries)
+      out.push(`    ${event}${event === "test" || event.startsWith("test-") ? " (helm test only)" : ""}: ${objects.join(", ")}`);
   }
-  if (report.lifecycleHooks.length > 0 && ENGINES[engine.name].hooks === "dropped") out.push("", `warning: ${ENGINES[engine.name].display} never runs these hooks (dropHooks: true accepts that)`);
+  if (report.lifecycleHooks.length > 0 && ENGINES[engine.name].hooks === "dropped")
+    out.push("", `warning: ${ENGINES[engine.name].display} never runs these hooks (dropHooks: true accepts that)`);
   const churn = Object.entries(report.churn).filter(([, objects]) => objects.length > 0);
   if (churn.length > 0) {
     out.push("", "changes on every render:");
     for (const [stack, objects] of churn) {
-      for (const object of objects) out.push(`  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINES[engine.name].display} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`);
+      for (const object of objects)
+        out.push(
+          `  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINES[engine.name].display} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`,
+        );
     }
     out.push("  pin the value in values or an existing Secret");
   }
@@ -74,4 +80,9 @@ export function explainText(report: ExplainReport): string {
 export function explainMarkdown(report: ExplainReport): string {
   const [title = "", ...rest] = lines(report);
   return `### ${title}\n\n\`\`\`\n${rest.join("\n").trim()}\n\`\`\``;
+}
+
+function dependencyText(d: PinFacts["dependencies"][number]): string {
+  if (d.vendoredVersion !== undefined) return `${d.name} ${d.vendoredVersion} (vendored; Chart.yaml asks for ${d.version})`;
+  return `${d.name} ${d.version}${d.vendored ? " (vendored)" : ""}`;
 }

@@ -1,3 +1,4 @@
+import type { EngineName } from "../model/engine.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
 import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
@@ -16,7 +17,10 @@ export function diffHtml(report: DiffReport): string {
 }
 
 export function upgradeHtml(report: UpgradeReport): string {
-  const headline = report.moves.length === 0 ? "every chart is on the highest version its range allows" : `${report.written ? "upgraded" : "would upgrade"}: ${report.moves.map((m) => `${m.chart} ${m.from} → ${m.to}`).join(", ")}`;
+  const headline =
+    report.moves.length === 0
+      ? "every chart is on the highest version its range allows"
+      : `${report.written ? "upgraded" : "would upgrade"}: ${report.moves.map((m) => `${m.chart} ${m.from} → ${m.to}`).join(", ")}`;
   const notes = report.notes.length === 0 ? "" : `<ul class="notes">${report.notes.map((note) => `<li>${esc(note)}</li>`).join("")}</ul>`;
   return page("chartroom upgrade", `<p class="summary">${esc(headline)}</p>${notes}${countsTable(report.diff.charts)}`, diffBody(report.diff));
 }
@@ -24,16 +28,37 @@ export function upgradeHtml(report: UpgradeReport): string {
 export function planHtml(report: PlanReport): string {
   const rows = report.charts.map((row) => {
     const state = row.problems.length > 0 ? "problem" : row.outdated?.outdated ? "outdated" : "current";
-    const next = row.next === undefined ? "" : `<ul>${Object.entries(row.next.stacks).map(([stack, counts]) => `<li>${esc(`${stack}: ${describeCounts(counts)}`)}</li>`).join("")}</ul>`;
-    return `<tr class="${state}"><th scope="row">${esc(row.chart)}</th><td>${esc(row.namespace)}</td><td>${esc(row.range)}</td><td>${esc(row.pinned ?? "-")}</td><td><code>${esc(row.digest === undefined ? "-" : shortDigest(row.digest))}</code></td><td>${row.verified ? "yes" : "no"}</td><td>${esc(row.engine === undefined ? "-" : ENGINES[row.engine].display)}</td><td>${esc(planStatus(row))}${row.next === undefined ? "" : ` <span class="next">→ ${esc(row.next.version)}</span>`}${next}</td></tr>`;
+    const next =
+      row.next === undefined
+        ? ""
+        : `<ul>${Object.entries(row.next.stacks)
+            .map(([stack, counts]) => `<li>${esc(`${stack}: ${describeCounts(counts)}`)}</li>`)
+            .join("")}</ul>`;
+    const digest = `<code>${esc(row.digest === undefined ? "-" : shortDigest(row.digest))}</code>`;
+    const engine = esc(row.engine === undefined ? "-" : ENGINES[row.engine].display);
+    const status = `${esc(planStatus(row))}${row.next === undefined ? "" : ` <span class="next">→ ${esc(row.next.version)}</span>`}${next}`;
+    const cells = [esc(row.namespace), esc(row.range), esc(row.pinned ?? "-"), digest, row.verified ? "yes" : "no", engine, status];
+    return `<tr class="${state}"><th scope="row">${esc(row.chart)}</th>${cells.map((cell) => `<td>${cell}</td>`).join("")}</tr>`;
   });
   const verified = report.charts.filter((row) => row.verified).length;
   const table = `<table><caption>Charts</caption><thead><tr>${["chart", "namespace", "range", "pinned", "digest", "verified", "engine", "status"].map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
-  return page("chartroom plan", `<p class="summary">${esc(`${report.charts.length} charts, ${verified} verified against charts.lock.json`)}</p>`, `<main id="report">${table}</main>`, false);
+  return page(
+    "chartroom plan",
+    `<p class="summary">${esc(`${report.charts.length} charts, ${verified} verified against charts.lock.json`)}</p>`,
+    `<main id="report">${table}</main>`,
+    false,
+  );
 }
 
 const CLASSES = ["add", "delete", "update", "replace", "rename", "noise"] as const;
-const CLASS_LABEL: Record<(typeof CLASSES)[number], string> = { add: "added", delete: "deleted", update: "updated", replace: "replaced", rename: "renamed", noise: "noise only" };
+const CLASS_LABEL: Record<(typeof CLASSES)[number], string> = {
+  add: "added",
+  delete: "deleted",
+  update: "updated",
+  replace: "replaced",
+  rename: "renamed",
+  noise: "noise only",
+};
 
 function objectClass(object: ObjectReport): (typeof CLASSES)[number] {
   return isReal(object) ? object.action : "noise";
@@ -50,19 +75,32 @@ function diffBody(report: DiffReport): string {
 }
 
 function chartSection(chart: ChartReport): string {
-  const versions = chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
+  const versions =
+    chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
   const heading = `${chart.chart} · stack ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}`;
-  const contract = chart.contract.length === 0 ? "" : `<section class="contract" aria-label="Values contract of ${esc(chart.chart)}"><h3>Values contract</h3><ul>${chart.contract.map((change) => `<li class="${change.kind}"><code>${esc(change.path)}</code>: ${esc(change.detail)}${change.hint === undefined ? "" : ` <em>${esc(change.hint)}</em>`}</li>`).join("")}</ul></section>`;
+  const contract =
+    chart.contract.length === 0
+      ? ""
+      : `<section class="contract" aria-label="Values contract of ${esc(chart.chart)}"><h3>Values contract</h3><ul>${chart.contract.map((change) => `<li class="${change.kind}"><code>${esc(change.path)}</code>: ${esc(change.detail)}${change.hint === undefined ? "" : ` <em>${esc(change.hint)}</em>`}</li>`).join("")}</ul></section>`;
   const noise: string[] = [];
   if (chart.bookkeeping.objects > 0) noise.push(`${chart.bookkeeping.objects} object(s) with bookkeeping changes (${chart.bookkeeping.fields.join(", ")})`);
   if (chart.unstable.paths.length > 0) noise.push(`changes on every render: ${chart.unstable.paths.join(", ")}`);
-  for (const item of chart.unstable.churn.filter((c) => c.step === "replace")) noise.push(`${ENGINES[chart.engine].display} replaces ${item.display} at every run`);
+  for (const item of chart.unstable.churn.filter((c) => c.step === "replace"))
+    noise.push(`${ENGINES[chart.engine].display} replaces ${item.display} at every run`);
   const notes = [...chart.notes, ...noise];
-  const objects = chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
+  const objects =
+    chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
   const { added, resolved } = chart.findings;
-  const finding = (found: Finding, sign: string) => `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
-  const findings = added.length + resolved.length === 0 ? "" : `<section class="findings" aria-label="Policy findings of ${esc(chart.chart)}"><h3>Policy findings</h3><ul>${added.map((found) => finding(found, "added:")).join("")}${resolved.map((found) => finding(found, "resolved:")).join("")}</ul></section>`;
-  return `<section class="chart" data-chart="${esc(chart.chart)}" data-stack="${esc(chart.stack)}" aria-label="${esc(heading)}"><h2>${esc(heading)}</h2><p class="counts">${esc(describeCounts(countActions(chart)))}</p>${contract}${findings}${objects}${notes.length === 0 ? "" : `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`}</section>`;
+  const finding = (found: Finding, sign: string) =>
+    `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
+  const findings =
+    added.length + resolved.length === 0
+      ? ""
+      : `<section class="findings" aria-label="Policy findings of ${esc(chart.chart)}"><h3>Policy findings</h3><ul>${added.map((found) => finding(found, "added:")).join("")}${resolved.map((found) => finding(found, "resolved:")).join("")}</ul></section>`;
+  const counts = `<p class="counts">${esc(describeCounts(countActions(chart)))}</p>`;
+  const noted = notes.length === 0 ? "" : `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
+  const attributes = `data-chart="${esc(chart.chart)}" data-stack="${esc(chart.stack)}" aria-label="${esc(heading)}"`;
+  return `<section class="chart" ${attributes}><h2>${esc(heading)}</h2>${counts}${contract}${findings}${objects}${noted}</section>`;
 }
 
 function objectArticle(object: ObjectReport, chart: ChartReport): string {
@@ -70,14 +108,20 @@ function objectArticle(object: ObjectReport, chart: ChartReport): string {
   const label = kind === "noise" ? (isBookkeepingOnly(object) ? "bookkeeping only" : "changes on every render only") : CLASS_LABEL[kind];
   const renamed = object.renamedFrom === undefined ? "" : ` <span class="from">from ${esc(object.renamedFrom.display)}</span>`;
   const rows = object.changes.map(changeRow).join("");
-  const changes = rows === "" ? "" : `<table class="changes"><thead><tr><th scope="col">field</th><th scope="col">before</th><th scope="col">after</th><th scope="col">note</th></tr></thead><tbody>${rows}</tbody></table>`;
-  const moved = object.moved === undefined ? "" : `<div class="replacement" role="note"><strong>Moved ${esc(object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`)}.</strong> ${esc(object.moved.consequence)}</div>`;
-  const schema = (object.schemaChanges ?? []).map((summary) => `<p class="schema">${esc(describeSchemaChanges(summary))}</p>`).join("");
-  const body = object.body === undefined ? "" : `<details><summary>${object.action === "add" ? "the new object" : "the deleted object"}</summary><pre>${esc(JSON.stringify(object.body, null, 2))}</pre></details>`;
-  const replacement =
-    object.replacement === undefined
+  const changes =
+    rows === ""
       ? ""
-      : `<div class="replacement" role="note"><strong>Replaced for ${esc(object.replacement.fields.join(", "))}.</strong> ${esc(object.replacement.consequences[chart.engine])}<br><small>${esc(object.replacement.consequences[ENGINES[chart.engine].other])}</small></div>`;
+      : `<table class="changes"><thead><tr><th scope="col">field</th><th scope="col">before</th><th scope="col">after</th><th scope="col">note</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const moved =
+    object.moved === undefined
+      ? ""
+      : `<div class="replacement" role="note"><strong>Moved ${esc(object.action === "add" ? `here from chart ${object.moved.from}` : `to chart ${object.moved.to}`)}.</strong> ${esc(object.moved.consequence)}</div>`;
+  const schema = (object.schemaChanges ?? []).map((summary) => `<p class="schema">${esc(describeSchemaChanges(summary))}</p>`).join("");
+  const body =
+    object.body === undefined
+      ? ""
+      : `<details><summary>${object.action === "add" ? "the new object" : "the deleted object"}</summary><pre>${esc(JSON.stringify(object.body, null, 2))}</pre></details>`;
+  const replacement = object.replacement === undefined ? "" : replacementNote(object.replacement, chart.engine);
   return `<article class="object ${kind}" data-class="${kind}"><h3><span class="badge ${kind}">${esc(label)}</span> ${esc(object.display)}${renamed} <span class="step">engine: ${esc(object.step)}</span></h3>${object.source === undefined ? "" : `<p class="source">${esc(object.source)}</p>`}${replacement}${moved}${changes}${schema}${body}</article>`;
 }
 
@@ -86,7 +130,8 @@ function changeRow(change: ReportedChange): string {
   const cell = (value: unknown, present: boolean) => (present ? `<pre>${esc(formatValue(value).join("\n"))}</pre>` : "");
   if (change.secret !== undefined) {
     const bytes = (value: unknown) => (value as { bytes?: number } | undefined)?.bytes ?? 0;
-    return `<tr class="secret"><th scope="row"><code>${esc(change.path)}</code></th><td>${change.before === undefined ? "" : `hidden, ${bytes(change.before)} bytes`}</td><td>${change.after === undefined ? "" : `hidden, ${bytes(change.after)} bytes`}</td><td>secret ${esc(change.secret)}${tags === "" ? "" : `; ${esc(tags)}`}</td></tr>`;
+    const side = (value: unknown) => (value === undefined ? "" : `hidden, ${bytes(value)} bytes`);
+    return `<tr class="secret"><th scope="row"><code>${esc(change.path)}</code></th><td>${side(change.before)}</td><td>${side(change.after)}</td><td>secret ${esc(change.secret)}${tags === "" ? "" : `; ${esc(tags)}`}</td></tr>`;
   }
   return `<tr class="${change.tags.includes("immutable") || change.tags.includes("replaces") ? "forces" : ""}"><th scope="row"><code>${esc(change.path)}</code></th><td>${cell(change.before, change.op !== "add")}</td><td>${cell(change.after, change.op !== "remove")}</td><td>${esc(tags)}</td></tr>`;
 }
@@ -155,3 +200,8 @@ const SCRIPT = `
   form.addEventListener("change",apply);apply();
 })();
 `;
+
+function replacementNote(replacement: NonNullable<ObjectReport["replacement"]>, engine: EngineName): string {
+  const fields = esc(replacement.fields.join(", "));
+  return `<div class="replacement" role="note"><strong>Replaced for ${fields}.</strong> ${esc(replacement.consequences[engine])}<br><small>${esc(replacement.consequences[ENGINES[engine].other])}</small></div>`;
+}

@@ -39,13 +39,23 @@ function headline(report: LockReport, cwd: string): string {
 }
 
 function rows(changes: LockChange[]): string[][] {
-  return changes.map((change) => [change.chart, change.kind, change.from ?? "-", change.digests === undefined ? (change.to ?? "-") : `${change.to ?? "-"} (${change.digests.from.slice(7, 19)} → ${change.digests.to.slice(7, 19)})`]);
+  return changes.map((change) => [
+    change.chart,
+    change.kind,
+    change.from ?? "-",
+    change.digests === undefined ? (change.to ?? "-") : `${change.to ?? "-"} (${change.digests.from.slice(7, 19)} → ${change.digests.to.slice(7, 19)})`,
+  ]);
 }
 
 const HEADERS = ["CHART", "CHANGE", "FROM", "TO"];
 
 export function lockText(report: LockReport, paint: Paint, cwd: string): string {
-  const coloured = rows(report.changes).map(([chart = "", kind = "", from = "", to = ""]) => [chart, paint(kind, COLOUR[kind as LockChange["kind"]]), from, to]);
+  const coloured = rows(report.changes).map(([chart = "", kind = "", from = "", to = ""]) => [
+    chart,
+    paint(kind, COLOUR[kind as LockChange["kind"]]),
+    from,
+    to,
+  ]);
   return `${textTable(HEADERS, coloured)}\n\n${headline(report, cwd)}`;
 }
 
@@ -56,9 +66,15 @@ export function lockMarkdown(report: LockReport, cwd: string): string {
 const VERIFIED = "charts.lock.json matches the config; every pinned archive verified";
 
 export function verifyText(report: VerifyReport): string {
-  return `${textTable(["CHART", "VERSION", "DIGEST"], report.charts.map((c) => [c.chart, c.version, c.digest]))}\n\n${VERIFIED}`;
+  return `${textTable(
+    ["CHART", "VERSION", "DIGEST"],
+    report.charts.map((c) => [c.chart, c.version, c.digest]),
+  )}\n\n${VERIFIED}`;
 }
 
 export function verifyMarkdown(report: VerifyReport): string {
-  return `${VERIFIED}\n\n${markdownTable(["chart", "version", "digest"], report.charts.map((c) => [c.chart, c.version, `\`${c.digest}\``]))}`;
+  return `${VERIFIED}\n\n${markdownTable(
+    ["chart", "version", "digest"],
+    report.charts.map((c) => [c.chart, c.version, `\`${c.digest}\``]),
+  )}`;
 }

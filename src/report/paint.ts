@@ -11,4 +11,3 @@ export const plain: Paint = (text) => text;
 export function painter(enabled: boolean): (text: string, colour: Colour) => string {
   return (text, colour) => (enabled ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text);
 }
-

@@ -44,7 +44,16 @@ export function planStatus(row: PlanRow): string {
 }
 
 function cells(rows: PlanRow[]): string[][] {
-  return rows.map((row) => [row.chart, row.namespace, row.range, row.pinned ?? "-", row.digest === undefined ? "-" : shortDigest(row.digest), row.verified ? "yes" : "no", row.engine ?? "-", planStatus(row)]);
+  return rows.map((row) => [
+    row.chart,
+    row.namespace,
+    row.range,
+    row.pinned ?? "-",
+    row.digest === undefined ? "-" : shortDigest(row.digest),
+    row.verified ? "yes" : "no",
+    row.engine ?? "-",
+    planStatus(row),
+  ]);
 }
 
 function nextLines(rows: PlanRow[]): string[] {
@@ -88,5 +97,15 @@ function policyLine(rows: PlanRow[]): string {
 export function planMarkdown(report: PlanReport): string {
   const next = nextLines(report.charts);
   const notes = noteLines(report.charts);
-  return [`### chartroom plan`, "", markdownTable(HEADERS.map((h) => h.toLowerCase()), cells(report.charts)), ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"]), ...(notes.length === 0 ? [] : ["", "Notes:", "", ...notes.map((note) => `-${note.slice(1)}`)]), ...(policyLine(report.charts) === "" ? [] : ["", policyLine(report.charts).slice(2)])].join("\n");
+  return [
+    `### chartroom plan`,
+    "",
+    markdownTable(
+      HEADERS.map((h) => h.toLowerCase()),
+      cells(report.charts),
+    ),
+    ...(next.length === 0 ? [] : ["", "What the next version does:", "", "```", ...next, "```"]),
+    ...(notes.length === 0 ? [] : ["", "Notes:", "", ...notes.map((note) => `-${note.slice(1)}`)]),
+    ...(policyLine(report.charts) === "" ? [] : ["", policyLine(report.charts).slice(2)]),
+  ].join("\n");
 }

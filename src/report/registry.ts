@@ -16,7 +16,17 @@ import { renderMarkdown, renderSummary, renderText, type RenderReport } from "./
 import { upgradeMarkdown, upgradeText, type UpgradeReport } from "./upgrade.js";
 
 /** Every report a workflow returns. Each names itself and carries the version of its JSON form. */
-export type AnyReport = LockReport | VerifyReport | OutdatedReport | PlanReport | RenderReport | DiffReport | CheckReport | UpgradeReport | ExplainReport | TypesReport;
+export type AnyReport =
+  | LockReport
+  | VerifyReport
+  | OutdatedReport
+  | PlanReport
+  | RenderReport
+  | DiffReport
+  | CheckReport
+  | UpgradeReport
+  | ExplainReport
+  | TypesReport;
 
 export { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
 

@@ -10,14 +10,13 @@ export function textTable(headers: string[], rows: string[][]): string {
 }
 
 export function markdownTable(headers: string[], rows: string[][]): string {
-  const escape = (cell: string) => cell.replace(/\|/g, "\\|").replace(/\n/g, " ");
-  return [
-    `| ${headers.map(escape).join(" | ")} |`,
-    `| ${headers.map(() => "---").join(" | ")} |`,
-    ...rows.map((row) => `| ${row.map(escape).join(" | ")} |`),
-  ].join("\n");
+  const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return [`| ${headers.map(cell).join(" | ")} |`, `| ${headers.map(() => "---").join(" | ")} |`, ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`)].join(
+    "\n",
+  );
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes this strips.
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 function visibleLength(text: string): number {

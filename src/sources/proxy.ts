@@ -60,7 +60,10 @@ function parseProxy(setting: string, variable: string): URL {
 
 /** NO_PROXY: `*`, host names (a name covers its subdomains; `.name` only them), IPs, CIDR ranges, each with an optional port. */
 export function bypassed(host: string, port: string, noProxy: string): boolean {
-  const entries = noProxy.split(/[\s,]+/).map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== "");
+  const entries = noProxy
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== "");
   const name = host.toLowerCase();
   for (const entry of entries) {
     if (entry === "*") return true;
@@ -83,11 +86,11 @@ export function bypassed(host: string, port: string, noProxy: string): boolean {
 
 function splitEntry(entry: string): { host: string; port?: string } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return { host: bracketed[1]!, ...(bracketed[2] === undefined ? {} : { port: bracketed[2] }) };
+  if (bracketed) return { host: bracketed[1] ?? "", ...(bracketed[2] === undefined ? {} : { port: bracketed[2] }) };
   // An IPv6 address or range without brackets has no port.
   if ((entry.match(/:/g) ?? []).length > 1) return { host: entry };
   const [host, port] = entry.split(":");
-  return { host: host!, ...(port === undefined ? {} : { port }) };
+  return { host: host ?? "", ...(port === undefined ? {} : { port }) };
 }
 
 function inRange(host: string, cidr: string): boolean {
@@ -96,7 +99,7 @@ function inRange(host: string, cidr: string): boolean {
   if (family === 0 || isIP(host) !== family || !/^\d+$/.test(bits ?? "")) return false;
   const list = new BlockList();
   try {
-    list.addSubnet(base!, Number(bits), family === 4 ? "ipv4" : "ipv6");
+    list.addSubnet(base ?? "", Number(bits), family === 4 ? "ipv4" : "ipv6");
   } catch {
     return false;
   }

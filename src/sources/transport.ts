@@ -67,14 +67,19 @@ export async function getWithRetry(req: HttpRequest, retry: RetryPolicy = DEFAUL
       });
       const asked = retryAfterMs(response.headers["retry-after"]);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-        throw new ChartroomError("HTTP_FAILED", `server answered ${response.status} for ${stripUserInfo(req.url)} and asks to wait ${Math.ceil(asked / 1000)} s before trying again`, {
-          place: { url: stripUserInfo(req.url) },
-          hint: "the repository is overloaded or down for maintenance; try again later",
-        });
+        throw new ChartroomError(
+          "HTTP_FAILED",
+          `server answered ${response.status} for ${stripUserInfo(req.url)} and asks to wait ${Math.ceil(asked / 1000)} s before trying again`,
+          {
+            place: { url: stripUserInfo(req.url) },
+            hint: "the repository is overloaded or down for maintenance; try again later",
+          },
+        );
       }
       if (asked !== undefined) wait = Math.max(wait, asked);
     } catch (error) {
-      if (!ChartroomError.isInstance(error) || (error.code !== "HTTP_TIMEOUT" && error.code !== "HTTP_FAILED") || error.message.includes("asks to wait")) throw error;
+      if (!ChartroomError.isInstance(error) || (error.code !== "HTTP_TIMEOUT" && error.code !== "HTTP_FAILED") || error.message.includes("asks to wait"))
+        throw error;
       lastError = error;
     }
     if (attempt < retry.attempts) await sleep(wait);
@@ -101,7 +106,10 @@ export async function get(req: HttpRequest): Promise<HttpResponse> {
     if ((next.protocol !== "https:" && next.protocol !== "http:") || (from === "https:" && next.protocol === "http:")) {
       throw new ChartroomError("HTTP_REDIRECT", `${stripUserInfo(url)} redirects to ${next.protocol}//…, which chartroom does not follow`, {
         place: { url: stripUserInfo(url) },
-        hint: from === "https:" && next.protocol === "http:" ? "an https repository must not send chartroom to plain http; use the final https URL, or ask the repository's owner" : "chartroom follows redirects to http(s) only; point the repository at its final URL",
+        hint:
+          from === "https:" && next.protocol === "http:"
+            ? "an https repository must not send chartroom to plain http; use the final https URL, or ask the repository's owner"
+            : "chartroom follows redirects to http(s) only; point the repository at its final URL",
       });
     }
     if (next.origin !== new URL(url).origin) {
@@ -137,10 +145,14 @@ function once(req: HttpRequest): Promise<HttpResponse> {
     // that accepts and then trickles or hangs is as dead as one that never answers.
     const timer = setTimeout(() => {
       fail(
-        new ChartroomError("HTTP_TIMEOUT", `no complete answer within ${req.timeoutMs} ms from ${shown}${proxy === undefined ? "" : ` (through the proxy ${proxy.origin})`}`, {
-          place: { url: shown },
-          hint: "the repository is slow or unreachable; raise timeoutMs on the repository or try again",
-        }),
+        new ChartroomError(
+          "HTTP_TIMEOUT",
+          `no complete answer within ${req.timeoutMs} ms from ${shown}${proxy === undefined ? "" : ` (through the proxy ${proxy.origin})`}`,
+          {
+            place: { url: shown },
+            hint: "the repository is slow or unreachable; raise timeoutMs on the repository or try again",
+          },
+        ),
       );
     }, req.timeoutMs);
     const start = (options: RequestOptions, send: typeof httpRequest) => {
@@ -157,7 +169,10 @@ function once(req: HttpRequest): Promise<HttpResponse> {
             fail(
               new ChartroomError("INPUT_TOO_LARGE", `the answer from ${shown} is larger than ${maxBytes} bytes, the most chartroom reads`, {
                 place: { url: shown },
-                hint: req.limitSetting === undefined ? "check the repository; this is more than any chart repository serves" : `check the registry; raise ${req.limitSetting} only if its metadata really is this large`,
+                hint:
+                  req.limitSetting === undefined
+                    ? "check the repository; this is more than any chart repository serves"
+                    : `check the registry; raise ${req.limitSetting} only if its metadata really is this large`,
               }),
             );
             return;
@@ -182,13 +197,22 @@ function once(req: HttpRequest): Promise<HttpResponse> {
     // sends it); anything carrying a credential or TLS goes through a tunnel, so
     // the proxy is never handed a repository's credential.
     if (target.protocol === "http:" && req.headers?.authorization === undefined) {
-      return start({ ...requestParts(proxy), method: "GET", path: target.href, headers: { ...req.headers, host: target.host, ...proxyHeaders(proxy) } }, proxy.protocol === "https:" ? httpsRequest : httpRequest);
+      return start(
+        { ...requestParts(proxy), method: "GET", path: target.href, headers: { ...req.headers, host: target.host, ...proxyHeaders(proxy) } },
+        proxy.protocol === "https:" ? httpsRequest : httpRequest,
+      );
     }
     openTunnel(proxy, target, aborter.signal).then((socket) => {
       tunnel = socket;
       if (settled) return socket.destroy();
       if (target.protocol === "http:") return start({ ...direct, createConnection: () => socket }, httpRequest);
-      const secure = () => tlsConnect({ socket, ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}), host: target.hostname, ...(req.ca ? { ca: [req.ca] } : {}) });
+      const secure = () =>
+        tlsConnect({
+          socket,
+          ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
+          host: target.hostname,
+          ...(req.ca ? { ca: [req.ca] } : {}),
+        });
       start({ ...direct, createConnection: secure }, httpsRequest);
     }, fail);
   });
@@ -196,7 +220,12 @@ function once(req: HttpRequest): Promise<HttpResponse> {
 
 /** Host, port and path of a URL as http.request takes them (brackets off an IPv6 host). */
 function requestParts(url: URL): RequestOptions {
-  return { protocol: url.protocol, host: url.hostname.replace(/^\[|\]$/g, ""), port: url.port === "" ? undefined : Number(url.port), path: `${url.pathname}${url.search}` };
+  return {
+    protocol: url.protocol,
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port === "" ? undefined : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+  };
 }
 
 function asNetworkError(error: unknown, shown: string): ChartroomError {

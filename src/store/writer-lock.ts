@@ -51,7 +51,11 @@ export async function withWriterLock<T>(lockPath: string, options: WriterLockOpt
 }
 
 async function acquire(path: string, options: WriterLockOptions): Promise<string> {
-  await makeFolder(dirname(path), "the platform's .chartroom folder (its writer lock)", "make the platform's folder writable: lock and upgrade write charts.lock.json and .chartroom/ there");
+  await makeFolder(
+    dirname(path),
+    "the platform's .chartroom folder (its writer lock)",
+    "make the platform's folder writable: lock and upgrade write charts.lock.json and .chartroom/ there",
+  );
   const token = randomBytes(8).toString("hex");
   const holder: Holder = { pid: process.pid, host: hostname(), command: options.command, started: Date.now(), token };
   const deadline = Date.now() + (options.waitMs ?? lockWaitMs());

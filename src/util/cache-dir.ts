@@ -17,7 +17,7 @@ export function checkCacheFolder(path: string): void {
     info = statSync(path, { throwIfNoEntry: false });
   } catch {
     // ENOTDIR: a file stands where a folder of its path should be, the same mistake.
-    return failNotFolder(path);
+    failNotFolder(path);
   }
   if (info !== undefined && !info.isDirectory()) failNotFolder(path);
 }

@@ -55,7 +55,6 @@ function contentIndent(line: string): number {
   return n === line.length || line.charCodeAt(n) === 35 ? -1 : n;
 }
 
-
 class Reader {
   private i = 0;
   /** Indent of each line; −1 for blank and comment-only lines (computed once). */
@@ -445,7 +444,25 @@ function closingQuote(text: string, start: number): number {
   }
 }
 
-const ESCAPES: Record<string, string> = { "0": "\0", a: "\x07", b: "\b", t: "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029" };
+const ESCAPES: Record<string, string> = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\x85",
+  _: "\xa0",
+  L: "\u2028",
+  P: "\u2029",
+};
 
 function doubleQuoted(raw: string): string {
   if (!raw.includes("\\")) return raw;

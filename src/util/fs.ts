@@ -59,7 +59,11 @@ export function writeError(error: unknown, path: string, what: string, hint?: st
   const code = (error as NodeJS.ErrnoException).code ?? "";
   const known = WRITE_ERRNO[code];
   if (known === undefined) return error;
-  return new ChartroomError("FILE_UNWRITABLE", `cannot write ${what}: ${known.why} (${path})`, { place: { file: path }, hint: hint ?? known.hint, cause: error });
+  return new ChartroomError("FILE_UNWRITABLE", `cannot write ${what}: ${known.why} (${path})`, {
+    place: { file: path },
+    hint: hint ?? known.hint,
+    cause: error,
+  });
 }
 
 /** `fs.mkdir -p` with a coded error. */
@@ -111,16 +115,32 @@ export async function readFileFor(path: string, what: string, options: { place?:
  * trips cost more than the reads. Opened non-blocking, so a FIFO is refused, not waited on.
  */
 export function readFileSyncFor(path: string, what: string, options?: { place?: Place; hint?: string; maxBytes?: number; optional?: false }): Buffer;
-export function readFileSyncFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean }): Buffer | undefined;
-export function readFileSyncFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean } = {}): Buffer | undefined {
+export function readFileSyncFor(
+  path: string,
+  what: string,
+  options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean },
+): Buffer | undefined;
+export function readFileSyncFor(
+  path: string,
+  what: string,
+  options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean } = {},
+): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const info = fstatSync(fd);
-    if (info.isDirectory()) throw new ChartroomError("FILE_UNREADABLE", `${what} ${ERRNO.EISDIR}: ${path}`, { place: { file: path, ...options.place }, hint: options.hint });
-    if (!info.isFile()) throw new ChartroomError("FILE_UNREADABLE", `${what} is not a regular file (a pipe, socket or device): ${path}`, { place: { file: path, ...options.place }, hint: options.hint ?? "point chartroom at a plain file" });
+    if (info.isDirectory())
+      throw new ChartroomError("FILE_UNREADABLE", `${what} ${ERRNO.EISDIR}: ${path}`, { place: { file: path, ...options.place }, hint: options.hint });
+    if (!info.isFile())
+      throw new ChartroomError("FILE_UNREADABLE", `${what} is not a regular file (a pipe, socket or device): ${path}`, {
+        place: { file: path, ...options.place },
+        hint: options.hint ?? "point chartroom at a plain file",
+      });
     if (options.maxBytes !== undefined && info.size > options.maxBytes) {
-      throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(info.size)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, { place: { file: path, ...options.place }, hint: "split it, or raise CHARTROOM_MAX_FILE_BYTES if it really is this large" });
+      throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(info.size)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, {
+        place: { file: path, ...options.place },
+        hint: "split it, or raise CHARTROOM_MAX_FILE_BYTES if it really is this large",
+      });
     }
     return readFileSync(fd);
   } catch (error) {
@@ -133,7 +153,11 @@ export function readFileSyncFor(path: string, what: string, options: { place?: P
 }
 
 /** A text file that must be UTF-8 (as Helm requires of values files): undefined when absent and `optional`. */
-export async function readTextFor(path: string, what: string, options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean; shown?: string } = {}): Promise<string | undefined> {
+export async function readTextFor(
+  path: string,
+  what: string,
+  options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean; shown?: string } = {},
+): Promise<string | undefined> {
   const bytes = readFileSyncFor(path, what, options);
   if (bytes === undefined) return undefined;
   try {
@@ -142,7 +166,10 @@ export async function readTextFor(path: string, what: string, options: { place?:
     // Where: the first replacement character of a lenient decode.
     const lenient = new TextDecoder("utf-8").decode(bytes);
     const line = lenient.slice(0, Math.max(0, lenient.indexOf("\uFFFD"))).split("\n").length;
-    throw new ChartroomError("FILE_NOT_UTF8", `${options.shown ?? path} is not UTF-8 (an invalid byte on line ${line})`, { place: { file: options.shown ?? path, line, ...options.place }, hint: "save the file as UTF-8 (Helm refuses anything else)" });
+    throw new ChartroomError("FILE_NOT_UTF8", `${options.shown ?? path} is not UTF-8 (an invalid byte on line ${line})`, {
+      place: { file: options.shown ?? path, line, ...options.place },
+      hint: "save the file as UTF-8 (Helm refuses anything else)",
+    });
   }
 }
 

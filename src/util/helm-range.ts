@@ -10,7 +10,10 @@ import semver from "semver";
  */
 export function helmRange(constraint: string): string | undefined {
   if (constraint.includes("!=")) return undefined;
-  const range = constraint.replace(/~>/g, "~").replace(/\s*,\s*/g, " ").trim();
+  const range = constraint
+    .replace(/~>/g, "~")
+    .replace(/\s*,\s*/g, " ")
+    .trim();
   return semver.validRange(range) === null ? undefined : range;
 }
 

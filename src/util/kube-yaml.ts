@@ -40,7 +40,16 @@ function goInt(plain: string): number {
   const negative = plain.startsWith("-");
   const digits = plain.replace(/^[-+]/, "");
   const prefix = digits.slice(0, 2).toLowerCase();
-  const value = prefix === "0x" ? Number.parseInt(digits.slice(2), 16) : prefix === "0o" ? Number.parseInt(digits.slice(2), 8) : prefix === "0b" ? Number.parseInt(digits.slice(2), 2) : digits.length > 1 && digits.startsWith("0") ? Number.parseInt(digits, 8) : Number(digits);
+  const value =
+    prefix === "0x"
+      ? Number.parseInt(digits.slice(2), 16)
+      : prefix === "0o"
+        ? Number.parseInt(digits.slice(2), 8)
+        : prefix === "0b"
+          ? Number.parseInt(digits.slice(2), 2)
+          : digits.length > 1 && digits.startsWith("0")
+            ? Number.parseInt(digits, 8)
+            : Number(digits);
   // -0 is the integer 0 (JSON has no negative zero integer).
   return (negative ? -value : value) + 0;
 }

@@ -41,7 +41,11 @@ let restore: (() => void) | undefined;
  * Run `work` and report what it read, through every await it makes. An
  * observation inside another is seen by both.
  */
-export async function observed<T>(root: string, work: () => Promise<T> | T, ignore: (path: string) => boolean = () => false): Promise<{ value: T; inputs: Inputs }> {
+export async function observed<T>(
+  root: string,
+  work: () => Promise<T> | T,
+  ignore: (path: string) => boolean = () => false,
+): Promise<{ value: T; inputs: Inputs }> {
   const observer: Observer = { root: resolve(root), ignore, inputs: { files: {}, probes: {}, env: {}, volatile: false } };
   if (running++ === 0) restore = install();
   try {

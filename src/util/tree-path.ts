@@ -24,8 +24,9 @@ export function startsWith(path: readonly Segment[], prefix: readonly string[]):
 export function parsePath(text: string): Segment[] {
   const out: Segment[] = [];
   const pattern = /([A-Za-z_][A-Za-z0-9_-]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\[([^=\]]+)=([^\]]*)\]|\./gy;
-  let match: RegExpExecArray | null;
-  while (pattern.lastIndex < text.length && (match = pattern.exec(text)) !== null) {
+  while (pattern.lastIndex < text.length) {
+    const match = pattern.exec(text);
+    if (match === null) break;
     if (match[1] !== undefined) out.push({ key: match[1] });
     else if (match[2] !== undefined) out.push({ key: JSON.parse(match[2]) as string });
     else if (match[3] !== undefined) out.push({ index: Number(match[3]) });

@@ -69,7 +69,8 @@ export function checkValues(input: CheckInput): CheckResult {
   // Keys are known at plan time even when their values are not: never deferred.
   const flagged = new Set(findings.filter((found) => found.rule === "additionalProperties").map((found) => found.path));
   for (const found of unknownKeys(user, input.contract, [])) {
-    if (!flagged.has(found.path)) findings.push({ ...found, chart: input.chart, stack: input.stack, position: positionOf(input.layers, found.path.split(".")) });
+    if (!flagged.has(found.path))
+      findings.push({ ...found, chart: input.chart, stack: input.stack, position: positionOf(input.layers, found.path.split(".")) });
   }
   return { findings: findings.sort((a, b) => a.path.localeCompare(b.path) || a.rule.localeCompare(b.rule)), values, user, deferred };
 }
@@ -81,7 +82,14 @@ export function withSubchartDefaults(contract: Pick<ValuesContract, "defaults" |
   return coalesce(contract.defaults, nested);
 }
 
-function checkSubchart(input: CheckInput, sub: SubchartValues, parentUser: Values, parentDefaults: Values, prefix: string[], report: (found: ValuesFinding) => void): void {
+function checkSubchart(
+  input: CheckInput,
+  sub: SubchartValues,
+  parentUser: Values,
+  parentDefaults: Values,
+  prefix: string[],
+  report: (found: ValuesFinding) => void,
+): void {
   const view = subchartView(parentUser, parentDefaults, sub.key, sub.defaults);
   const path = [...prefix, sub.key];
   if (sub.schemaDocument !== undefined) {
@@ -100,7 +108,12 @@ function checkSubchart(input: CheckInput, sub: SubchartValues, parentUser: Value
  */
 function guardFinding(input: CheckInput, problem: SchemaProblem, subchart: string[]): ValuesFinding {
   const file = [...subchart.map((key) => `charts/${key}/`), "values.schema.json"].join("");
-  const what = problem.kind === "external-ref" ? `references ${JSON.stringify(problem.value)}` : problem.kind === "pattern" ? `has the pattern ${JSON.stringify(problem.value)}` : "is not a valid schema";
+  const what =
+    problem.kind === "external-ref"
+      ? `references ${JSON.stringify(problem.value)}`
+      : problem.kind === "pattern"
+        ? `has the pattern ${JSON.stringify(problem.value)}`
+        : "is not a valid schema";
   return {
     chart: input.chart,
     stack: input.stack,
@@ -109,14 +122,22 @@ function guardFinding(input: CheckInput, problem: SchemaProblem, subchart: strin
     path: `${file}${problem.pointer}`,
     message: `the chart's ${file} ${what}: ${problem.reason}`,
     hint:
-      problem.kind === "external-ref" ? "ask the chart's maintainers to inline the referenced schema; chartroom validates without that part"
-      : problem.kind === "pattern" ? "ask the chart's maintainers for a pattern Go's regexp accepts; chartroom validates without it"
-      : "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
+      problem.kind === "external-ref"
+        ? "ask the chart's maintainers to inline the referenced schema; chartroom validates without that part"
+        : problem.kind === "pattern"
+          ? "ask the chart's maintainers for a pattern Go's regexp accepts; chartroom validates without it"
+          : "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
   };
 }
 
 function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], root: Values): ValuesFinding {
-  const path = [...prefix, ...error.instancePath.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))];
+  const path = [
+    ...prefix,
+    ...error.instancePath
+      .split("/")
+      .slice(1)
+      .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~")),
+  ];
   const params = error.params as Record<string, unknown>;
   const at = (extra: string[] = []) => {
     const full = [...path, ...extra];
@@ -125,15 +146,37 @@ function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], 
   const base = { chart: input.chart, stack: input.stack, severity: "error" as const, rule: error.keyword };
   switch (error.keyword) {
     case "type":
-      return { ...base, ...at(), message: `expected ${String(params.type)}, got ${typeName(valueAt(root, path.slice(prefix.length)))}`, hint: `set a value of type ${String(params.type)}` };
+      return {
+        ...base,
+        ...at(),
+        message: `expected ${String(params.type)}, got ${typeName(valueAt(root, path.slice(prefix.length)))}`,
+        hint: `set a value of type ${String(params.type)}`,
+      };
     case "enum":
       return { ...base, ...at(), message: "not one of the values the chart allows", hint: `allowed: ${allowedList(params.allowedValues as unknown[])}` };
     case "required":
-      return { ...base, ...at([String(params.missingProperty)]), message: "required by the chart's schema, but not set", hint: `set ${[...path, String(params.missingProperty)].join(".")} in values/${input.chart}/values.yaml` };
+      return {
+        ...base,
+        ...at([String(params.missingProperty)]),
+        message: "required by the chart's schema, but not set",
+        hint: `set ${[...path, String(params.missingProperty)].join(".")} in values/${input.chart}/values.yaml`,
+      };
     case "additionalProperties": {
       const key = String(params.additionalProperty);
-      const match = nearest(key, Object.keys(isRecord((error.parentSchema as Record<string, unknown> | undefined)?.properties) ? ((error.parentSchema as Record<string, unknown>).properties as object) : {}));
-      return { ...base, ...at([key]), message: "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values", hint: match === undefined ? "remove it" : `did you mean "${[...path, match].join(".")}"?` };
+      const match = nearest(
+        key,
+        Object.keys(
+          isRecord((error.parentSchema as Record<string, unknown> | undefined)?.properties)
+            ? ((error.parentSchema as Record<string, unknown>).properties as object)
+            : {},
+        ),
+      );
+      return {
+        ...base,
+        ...at([key]),
+        message: "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values",
+        hint: match === undefined ? "remove it" : `did you mean "${[...path, match].join(".")}"?`,
+      };
     }
     default:
       return { ...base, ...at(), message: error.message ?? error.keyword };
@@ -142,7 +185,10 @@ function schemaFinding(input: CheckInput, error: SchemaError, prefix: string[], 
 
 /** The first values an enum allows, and how many more (a chart may list hundreds of thousands). */
 function allowedList(values: readonly unknown[]): string {
-  const shown = values.slice(0, 10).map((value) => JSON.stringify(value)).join(", ");
+  const shown = values
+    .slice(0, 10)
+    .map((value) => JSON.stringify(value))
+    .join(", ");
   return values.length > 10 ? `${shown}, … (${values.length} in all)` : shown;
 }
 

@@ -51,7 +51,10 @@ export function coalesce(user: Values, defaults: Values): Values {
  * globals over its own.
  */
 export function subchartView(parentUser: Values, parentDefaults: Values, key: string, defaults: Values): Values {
-  const section = mergeLayers([isRecord(parentDefaults[key]) ? (parentDefaults[key] as Values) : {}, isRecord(parentUser[key]) ? (parentUser[key] as Values) : {}]);
+  const section = mergeLayers([
+    isRecord(parentDefaults[key]) ? (parentDefaults[key] as Values) : {},
+    isRecord(parentUser[key]) ? (parentUser[key] as Values) : {},
+  ]);
   const values = coalesce(section, defaults);
   const parentGlobal = coalesce(isRecord(parentUser.global) ? parentUser.global : {}, isRecord(parentDefaults.global) ? parentDefaults.global : {});
   const ownGlobal = isRecord(values.global) ? values.global : {};

@@ -56,7 +56,12 @@ function required(user: Values, before: ValuesContract, after: ValuesContract): 
   const values = coalesce(user, withSubchartDefaults(after));
   return requiredPaths(after.schema)
     .filter((path) => !old.has(path) && at(values, path.split(".")) === undefined)
-    .map((path) => ({ kind: "required" as const, path, detail: "newly required by the chart's schema, and nothing sets it", hint: `set ${path} in the chart's values` }));
+    .map((path) => ({
+      kind: "required" as const,
+      path,
+      detail: "newly required by the chart's schema, and nothing sets it",
+      hint: `set ${path} in the chart's values`,
+    }));
 }
 
 function requiredPaths(schema: unknown): string[] {
@@ -79,7 +84,12 @@ function typeChanges(user: Values, before: ValuesContract, after: ValuesContract
     const was = typeOf(before.schema, oldDefaults, path);
     const now = typeOf(after.schema, newDefaults, path);
     if (was !== undefined && now !== undefined && was !== now) {
-      out.push({ kind: "type", path: path.join("."), detail: `the platform sets it; its type changed from ${was} to ${now}`, hint: "check the value still means what it did" });
+      out.push({
+        kind: "type",
+        path: path.join("."),
+        detail: `the platform sets it; its type changed from ${was} to ${now}`,
+        hint: "check the value still means what it did",
+      });
     }
   }
   return out;
@@ -107,7 +117,11 @@ function defaultChanges(user: Values, before: ValuesContract, after: ValuesContr
     if (sameValue(previous, value)) continue;
     // A default under a secret-looking key is a secret like any other: never printed.
     const secret = path.split(".").some(looksSecret);
-    out.push({ kind: "default", path, detail: secret ? "default changed (a secret: not shown)" : `default changed from ${short(previous)} to ${short(value)}` });
+    out.push({
+      kind: "default",
+      path,
+      detail: secret ? "default changed (a secret: not shown)" : `default changed from ${short(previous)} to ${short(value)}`,
+    });
   }
   return out;
 }

@@ -81,7 +81,10 @@ function parseFully(name: string, text: string): ParsedLayer[] {
     const values = toValues(document, name);
     if (values === null || values === undefined) continue;
     if (!isRecord(values)) {
-      throw new ChartroomError("VALUES_FILE_INVALID", `${name} must hold a map of values`, { place: { file: name }, hint: "values files are YAML maps: key: value" });
+      throw new ChartroomError("VALUES_FILE_INVALID", `${name} must hold a map of values`, {
+        place: { file: name },
+        hint: "values files are YAML maps: key: value",
+      });
     }
     rememberSecretLooking(values);
     const positions = new Map<string, Position>();
@@ -100,7 +103,10 @@ function toValues(document: Document, name: string): unknown {
     return document.toJS({ maxAliasCount: 1000 }) as unknown;
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw new ChartroomError("INPUT_TOO_LARGE", `${name} expands too far through YAML aliases (more than 1,000 alias uses, or aliases of aliases)`, { place: { file: name }, hint: "write the values out, or use fewer aliases (a file like this is how YAML alias bombs work)" });
+      throw new ChartroomError("INPUT_TOO_LARGE", `${name} expands too far through YAML aliases (more than 1,000 alias uses, or aliases of aliases)`, {
+        place: { file: name },
+        hint: "write the values out, or use fewer aliases (a file like this is how YAML alias bombs work)",
+      });
     }
     throw error;
   }
@@ -114,14 +120,17 @@ function collect(node: Node | null, path: (string | number)[], file: string, cou
       const range = (pair.key as { range?: [number, number, number] } | null)?.range;
       const at = range === undefined ? { line: 0, col: 0 } : counter.linePos(range[0]);
       if (seen.has(key)) {
-        throw new ChartroomError("VALUES_FILE_INVALID", `${file} is not valid YAML: the key "${key}" appears twice in the same map`, { place: { file, line: at.line, column: at.col }, hint: "keep one of them (Helm refuses duplicate keys)" });
+        throw new ChartroomError("VALUES_FILE_INVALID", `${file} is not valid YAML: the key "${key}" appears twice in the same map`, {
+          place: { file, line: at.line, column: at.col },
+          hint: "keep one of them (Helm refuses duplicate keys)",
+        });
       }
       seen.add(key);
       out.set(pathKey([...path, key]), { file, line: at.line, column: at.col });
       collect(pair.value as Node | null, [...path, key], file, counter, out);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, index) => collect(item as Node | null, [...path, index], file, counter, out));
+    for (const [index, item] of node.items.entries()) collect(item as Node | null, [...path, index], file, counter, out);
   }
 }
 

@@ -28,14 +28,24 @@ export function guardSchema(schema: unknown): { schema: unknown; problems: Schem
   const problems: SchemaProblem[] = [];
   const edits: { path: (string | number)[]; replace: "empty" | "drop" | "dropKey"; key?: string }[] = [];
   for (const { path, keyword, ref } of externalRefs(schema)) {
-    problems.push({ pointer: pointer([...path, keyword]), kind: "external-ref", value: ref, reason: "it points outside the schema file; chartroom never fetches a schema's references (Helm would)" });
+    problems.push({
+      pointer: pointer([...path, keyword]),
+      kind: "external-ref",
+      value: ref,
+      reason: "it points outside the schema file; chartroom never fetches a schema's references (Helm would)",
+    });
     edits.push({ path, replace: "empty" });
   }
   walk(schema, (node, path) => {
     if (typeof node.pattern === "string") {
       const compiled = compilePattern(node.pattern);
       if ("error" in compiled) {
-        problems.push({ pointer: pointer([...path, "pattern"]), kind: "pattern", value: node.pattern, reason: `RE2 (Helm's regular expressions) refuses it: ${compiled.error}` });
+        problems.push({
+          pointer: pointer([...path, "pattern"]),
+          kind: "pattern",
+          value: node.pattern,
+          reason: `RE2 (Helm's regular expressions) refuses it: ${compiled.error}`,
+        });
         edits.push({ path, replace: "drop", key: "pattern" });
       }
     }
@@ -43,7 +53,12 @@ export function guardSchema(schema: unknown): { schema: unknown; problems: Schem
       for (const key of Object.keys(node.patternProperties)) {
         const compiled = compilePattern(key);
         if (!("error" in compiled)) continue;
-        problems.push({ pointer: pointer([...path, "patternProperties", key]), kind: "pattern", value: key, reason: `RE2 (Helm's regular expressions) refuses it: ${compiled.error}` });
+        problems.push({
+          pointer: pointer([...path, "patternProperties", key]),
+          kind: "pattern",
+          value: key,
+          reason: `RE2 (Helm's regular expressions) refuses it: ${compiled.error}`,
+        });
         edits.push({ path: [...path, "patternProperties"], replace: "dropKey", key });
       }
     }
@@ -82,7 +97,12 @@ export function forMetaCheck(schema: unknown): { schema: unknown; problems: Sche
     for (const item of node.enum) {
       const key = JSON.stringify(item);
       if (seen.has(key)) {
-        problems.push({ pointer: pointer([...path, "enum"]), kind: "invalid", value: key, reason: "the enum lists a value twice, which the JSON schema meta-schema forbids" });
+        problems.push({
+          pointer: pointer([...path, "enum"]),
+          kind: "invalid",
+          value: key,
+          reason: "the enum lists a value twice, which the JSON schema meta-schema forbids",
+        });
         break;
       }
       seen.add(key);
@@ -96,4 +116,3 @@ export function forMetaCheck(schema: unknown): { schema: unknown; problems: Sche
   }
   return { schema: copy, problems };
 }
-

@@ -33,12 +33,24 @@ function makeAjv(dialect: Dialect): AjvLike {
   // long enums and required lists are checked in a loop, not as one huge expression
   // (a 300,000-value enum otherwise takes minutes to compile).
   // The meta-schema check runs apart, on a copy whose long enums are cut (see forMetaCheck).
-  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, loopEnum: 32, loopRequired: 32, validateSchema: false, code: { regExp: re2Engine } };
+  const options = {
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    verbose: true,
+    loopEnum: 32,
+    loopRequired: 32,
+    validateSchema: false,
+    code: { regExp: re2Engine },
+  };
   const ajv =
-    dialect === "draft-04" ? new (AjvDraft04 as unknown as typeof Ajv)(options)
-    : dialect === "2019-09" ? new Ajv2019(options)
-    : dialect === "2020-12" ? new Ajv2020(options)
-    : new Ajv(options);
+    dialect === "draft-04"
+      ? new (AjvDraft04 as unknown as typeof Ajv)(options)
+      : dialect === "2019-09"
+        ? new Ajv2019(options)
+        : dialect === "2020-12"
+          ? new Ajv2020(options)
+          : new Ajv(options);
   if (dialect === "draft-06") ajv.addMetaSchema(draft06);
   (addFormats as unknown as (ajv: unknown) => void)(ajv);
   return ajv;
@@ -86,11 +98,17 @@ export type SchemaError = ErrorObject;
 function compileChecked(ajv: AjvLike, schema: Record<string, unknown>, problems: SchemaProblem[]): PreparedSchema {
   const meta = forMetaCheck(schema);
   const all = [...problems, ...meta.problems];
-  const refuse = (reason: string, pointer = "#"): PreparedSchema => ({ validate: acceptAll, problems: [...all, { pointer, kind: "invalid", value: "", reason }] });
+  const refuse = (reason: string, pointer = "#"): PreparedSchema => ({
+    validate: acceptAll,
+    problems: [...all, { pointer, kind: "invalid", value: "", reason }],
+  });
   if (meta.problems.length > 0) return { validate: acceptAll, problems: all };
   if (ajv.validateSchema(isRecord(meta.schema) ? meta.schema : {}) !== true) {
     const first = ajv.errors?.[0];
-    return refuse(`it breaks the JSON schema meta-schema: ${first?.instancePath || "(top)"} ${first?.message ?? "is not valid"}`, `#${first?.instancePath ?? ""}`);
+    return refuse(
+      `it breaks the JSON schema meta-schema: ${first?.instancePath || "(top)"} ${first?.message ?? "is not valid"}`,
+      `#${first?.instancePath ?? ""}`,
+    );
   }
   try {
     return { validate: ajv.compile(schema), problems: all };

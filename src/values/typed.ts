@@ -2,15 +2,11 @@
  * Each chart's values type, by chart key. Empty here: `chartroom types`
  * writes chartroom.types.ts, which augments it with one entry per chart.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose; chartroom.types.ts merges into it (a type alias could not be merged).
 export interface ChartValues {}
 
 /** What code may pass for a chart: any part of its values, deeply. */
-export type PartialValues<T> = T extends readonly (infer Item)[]
-  ? readonly Item[]
-  : T extends object
-    ? { [K in keyof T]?: PartialValues<T[K]> | null }
-    : T;
+export type PartialValues<T> = T extends readonly (infer Item)[] ? readonly Item[] : T extends object ? { [K in keyof T]?: PartialValues<T[K]> | null } : T;
 
 /** Values for chart `K`: typed from its schema once `chartroom types` has run, else any map. */
 export type ValuesOf<K extends string> = K extends keyof ChartValues ? PartialValues<ChartValues[K]> : Record<string, unknown>;

@@ -23,7 +23,12 @@ export interface Snapshot {
  */
 export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
   const top = await git(dir, ["rev-parse", "--show-toplevel"], `${dir} is not inside a git repository`, "run --base from a git checkout");
-  const commit = await git(dir, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`], `unknown git ref "${ref}"`, "pass a branch, tag or commit, e.g. --base origin/main");
+  const commit = await git(
+    dir,
+    ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`],
+    `unknown git ref "${ref}"`,
+    "pass a branch, tag or commit, e.g. --base origin/main",
+  );
   const root = await makeTempDir("base");
   try {
     await writeTree(top, commit, root);
@@ -39,14 +44,22 @@ const SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-
 
 async function git(dir: string, args: string[], problem: string, hint: string): Promise<string> {
   const result = await gitRun(dir, args).catch((error: unknown) => {
-    throw new ChartroomError("USAGE", `${problem}: git could not run (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: "is git installed and on PATH?", cause: error });
+    throw new ChartroomError("USAGE", `${problem}: git could not run (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+      hint: "is git installed and on PATH?",
+      cause: error,
+    });
   });
-  if (result.code !== 0) throw new ChartroomError("USAGE", problem, { hint, details: result.stderr.trim() === "" ? [] : [`git: ${result.stderr.trim().split("\n")[0]}`] });
+  if (result.code !== 0)
+    throw new ChartroomError("USAGE", problem, { hint, details: result.stderr.trim() === "" ? [] : [`git: ${result.stderr.trim().split("\n")[0]}`] });
   return result.stdout.trim();
 }
 
 function gitRun(dir: string, args: string[], input?: string) {
-  return runProcess("git", [...SAFE, "-C", dir, ...args], { timeoutMs: 120_000, input, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" } });
+  return runProcess("git", [...SAFE, "-C", dir, ...args], {
+    timeoutMs: 120_000,
+    input,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+  });
 }
 
 interface Entry {
@@ -69,7 +82,13 @@ async function writeEntries(top: string, commit: string, root: string): Promise<
   const listed = await gitBytes(top, ["ls-tree", "-r", "-z", "--full-tree", commit]);
   const entries = parseTree(listed.toString("utf8"));
   const blobs = entries.filter((entry) => entry.type === "blob");
-  const contents = blobs.length === 0 ? new Map<string, Buffer>() : await catFiles(top, blobs.map((entry) => entry.object));
+  const contents =
+    blobs.length === 0
+      ? new Map<string, Buffer>()
+      : await catFiles(
+          top,
+          blobs.map((entry) => entry.object),
+        );
   const links: Entry[] = [];
   for (const entry of entries) {
     const target = join(root, entry.path);
@@ -100,7 +119,9 @@ function parseTree(text: string): Entry[] {
     const path = record.slice(tab + 1);
     // git refuses such paths in a tree it writes; one crafted by hand is refused here too.
     if (path.startsWith("/") || path.split("/").some((part) => part === ".." || part === "." || part === "" || part === ".git")) {
-      throw new ChartroomError("USAGE", `the commit's tree holds a path chartroom will not write: ${JSON.stringify(path)}`, { hint: "check the commit; git itself would refuse to check it out" });
+      throw new ChartroomError("USAGE", `the commit's tree holds a path chartroom will not write: ${JSON.stringify(path)}`, {
+        hint: "check the commit; git itself would refuse to check it out",
+      });
     }
     out.push({ mode, type, object, path });
   }
@@ -116,7 +137,10 @@ async function catFiles(top: string, objects: readonly string[]): Promise<Map<st
   while (at < out.length) {
     const end = out.indexOf(0x0a, at);
     const [object = "", type = "", size = ""] = out.subarray(at, end).toString("utf8").split(" ");
-    if (type === "missing" || size === "") throw new ChartroomError("USAGE", `git has no object ${object} of the commit`, { hint: "the repository is incomplete (a shallow or partial clone?); fetch the base ref" });
+    if (type === "missing" || size === "")
+      throw new ChartroomError("USAGE", `git has no object ${object} of the commit`, {
+        hint: "the repository is incomplete (a shallow or partial clone?); fetch the base ref",
+      });
     const length = Number(size);
     contents.set(object, Buffer.from(out.subarray(end + 1, end + 1 + length)));
     at = end + 1 + length + 1;
@@ -126,12 +150,20 @@ async function catFiles(top: string, objects: readonly string[]): Promise<Map<st
 
 async function gitBytes(top: string, args: string[], input?: string): Promise<Buffer> {
   const result = await runBinary(top, args, input);
-  if (result.code !== 0) throw new ChartroomError("USAGE", `git ${args[0]} failed while taking the snapshot: ${result.stderr.trim().split("\n")[0] ?? ""}`, { hint: "check that git is installed and the repository is readable" });
+  if (result.code !== 0)
+    throw new ChartroomError("USAGE", `git ${args[0]} failed while taking the snapshot: ${result.stderr.trim().split("\n")[0] ?? ""}`, {
+      hint: "check that git is installed and the repository is readable",
+    });
   return result.stdout;
 }
 
 /** git's output as bytes: blobs are not necessarily UTF-8. */
 async function runBinary(top: string, args: string[], input?: string): Promise<{ code: number; stdout: Buffer; stderr: string }> {
-  const result = await runProcess("git", [...SAFE, "-C", top, ...args], { timeoutMs: 120_000, input, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, binary: true });
+  const result = await runProcess("git", [...SAFE, "-C", top, ...args], {
+    timeoutMs: 120_000,
+    input,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+    binary: true,
+  });
   return { code: result.code, stdout: result.bytes ?? Buffer.alloc(0), stderr: result.stderr };
 }

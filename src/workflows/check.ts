@@ -38,7 +38,16 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
     const found: ValuesFinding[] = [];
     const offline = offlineRefusal(pin.engine.name, (await inspectionOf(project, await archiveFor(project, spec, { pin }), spec.key)).kubeVersion);
     // Information for every stack: an error where the stack is declared offline (its render fails then).
-    if (offline !== undefined) found.push({ chart: spec.key, stack: "*", severity: "info", rule: "engine-offline", path: "Chart.yaml#kubeVersion", message: offline, hint: "deploy it with a provider that reaches the cluster, or pin a version that accepts v1.20" });
+    if (offline !== undefined)
+      found.push({
+        chart: spec.key,
+        stack: "*",
+        severity: "info",
+        rule: "engine-offline",
+        path: "Chart.yaml#kubeVersion",
+        message: offline,
+        hint: "deploy it with a provider that reaches the cluster, or pin a version that accepts v1.20",
+      });
     for (const stack of stacks) {
       const layers = await valuesLayers(project, spec.key, stack?.name);
       found.push(...checkValues({ chart: spec.key, stack: stackName(stack), contract, layers, schemas }).findings);

@@ -2,7 +2,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import type { ChartSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { LockedChart } from "../lockfile/schema.js";
-import { type EngineChoice } from "../model/engine.js";
+import type { EngineChoice } from "../model/engine.js";
 import { staleReasons } from "../lockfile/stale.js";
 import { readFileOrNull } from "../util/fs.js";
 import { sha256Digest } from "../util/hash.js";
@@ -47,7 +47,11 @@ export interface DeploymentPlan {
 export async function deploymentPlans(project: Project, options: { stack: string }): Promise<DeploymentPlan[]> {
   const stack = stacksFor(project, project.config.stacks.length > 0 ? options.stack : undefined)[0];
   const lock = project.lock;
-  if (lock === null) throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, { place: { file: project.lockPath }, hint: "run `chartroom lock` and commit charts.lock.json" });
+  if (lock === null)
+    throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, {
+      place: { file: project.lockPath },
+      hint: "run `chartroom lock` and commit charts.lock.json",
+    });
   const plans: DeploymentPlan[] = [];
   for (const spec of project.config.charts) {
     const pin = lock.charts[spec.key];
@@ -71,10 +75,14 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
   const found = await inspectionOf(project, { data, digest: pin.digest, url: pin.url }, spec.key);
   if (found.schemaReachesOut === true) {
     // The provider's Helm validates values against the schema, fetching what it references, at every preview.
-    throw new ChartroomError("ARCHIVE_UNSAFE", `${spec.key} ${pin.version}'s values.schema.json references URLs or files, which the engine's Helm would fetch at every preview and update`, {
-      place: { chart: spec.key },
-      hint: `\`chartroom check\` lists the references (schema-external-ref); pin a version whose schema is self-contained`,
-    });
+    throw new ChartroomError(
+      "ARCHIVE_UNSAFE",
+      `${spec.key} ${pin.version}'s values.schema.json references URLs or files, which the engine's Helm would fetch at every preview and update`,
+      {
+        place: { chart: spec.key },
+        hint: `\`chartroom check\` lists the references (schema-external-ref); pin a version whose schema is self-contained`,
+      },
+    );
   }
   const layers = await valuesLayers(project, spec.key, stack);
   return {
@@ -105,10 +113,14 @@ async function pinnedArchive(project: Project, spec: ChartSpec, pin: LockedChart
     await writeProjectChart(path, local);
     return { data: local, path };
   }
-  throw new ChartroomError("LOCK_MISSING", `the pinned archive of ${spec.key} ${pin.version} is not at ${relative(project.config.dir, path)} (or is not the one the lock pins), and a Pulumi program does not use the network`, {
-    place: { chart: spec.key, file: path },
-    hint: "run `chartroom lock --frozen`: it fetches and verifies every pinned archive and puts it there",
-  });
+  throw new ChartroomError(
+    "LOCK_MISSING",
+    `the pinned archive of ${spec.key} ${pin.version} is not at ${relative(project.config.dir, path)} (or is not the one the lock pins), and a Pulumi program does not use the network`,
+    {
+      place: { chart: spec.key, file: path },
+      hint: "run `chartroom lock --frozen`: it fetches and verifies every pinned archive and puts it there",
+    },
+  );
 }
 
 async function fileRepositoryArchive(spec: ChartSpec, pin: LockedChart): Promise<Buffer | null> {

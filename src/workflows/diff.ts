@@ -50,9 +50,17 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
   }
   if ((options.values?.length ?? 0) > 0 && (options.to === undefined || options.charts?.length !== 1)) {
-    throw new ChartroomError("USAGE", "--values goes with --to and one chart", { hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>" });
+    throw new ChartroomError("USAGE", "--values goes with --to and one chart", {
+      hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>",
+    });
   }
-  const compare: CompareOptions = { showSecrets: options.showSecrets ?? false, showBookkeeping: options.showBookkeeping ?? false, showSchemaFields: options.showSchemaFields ?? false, noCache: options.noCache, extra: options.values };
+  const compare: CompareOptions = {
+    showSecrets: options.showSecrets ?? false,
+    showBookkeeping: options.showBookkeeping ?? false,
+    showSchemaFields: options.showSchemaFields ?? false,
+    noCache: options.noCache,
+    extra: options.values,
+  };
   if (options.to !== undefined) {
     startPolicies(project);
     return diffReport(await versionMode(project, options, options.to, compare));
@@ -68,12 +76,15 @@ async function versionMode(project: Project, options: DiffOptions, to: string, c
   for (const spec of selectCharts(project, options.charts)) {
     const version = await versionTarget(project, spec, to);
     targets.set(spec.key, { version });
-    for (const stack of stacks) pairs.push({ side: { project, spec, target: { pin: requirePin(project, spec) } }, to: { project, spec, target: { version } }, stack });
+    for (const stack of stacks)
+      pairs.push({ side: { project, spec, target: { pin: requirePin(project, spec) } }, to: { project, spec, target: { version } }, stack });
   }
   let done = 0;
   const reports = await mapLimit(pairs, renderPool(), async (pair) => {
     const report = await compareSides(pair.side, pair.to, pair.stack, compare);
-    project.progress(`[${++done}/${pairs.length}] compared ${pair.side.spec.key} ${targetVersion(pair.side.target)} and ${targetVersion(pair.to.target)} for ${stackName(pair.stack)}`);
+    project.progress(
+      `[${++done}/${pairs.length}] compared ${pair.side.spec.key} ${targetVersion(pair.side.target)} and ${targetVersion(pair.to.target)} for ${stackName(pair.stack)}`,
+    );
     return report;
   });
   // Policies: the pins, then the same charts moved, over the charts the move can touch.
@@ -91,7 +102,12 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
   const stacks = stacksFor(project, options.stack);
   const snapshot = await snapshotAt(project.config.dir, ref);
   try {
-    const base = await openProject({ dir: snapshot.dir, configFile: relative(project.config.dir, project.config.file), env: project.env, onProgress: (line) => project.progress(line) }).catch((error: unknown) => {
+    const base = await openProject({
+      dir: snapshot.dir,
+      configFile: relative(project.config.dir, project.config.file),
+      env: project.env,
+      onProgress: (line) => project.progress(line),
+    }).catch((error: unknown) => {
       // The platform did not exist at the base: every chart is new.
       if (ChartroomError.isInstance(error) && error.code === "CONFIG_NOT_FOUND") return null;
       throw error;
@@ -99,13 +115,17 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
     const keys = [...new Set([...(base?.config.charts ?? []).map((c) => c.key), ...project.config.charts.map((c) => c.key)])].sort();
     for (const name of options.charts ?? []) {
       if (!keys.includes(name)) {
-        throw new ChartroomError("UNKNOWN_CHART", `"${name}" is a chart neither at ${ref} nor in the working tree${didYouMean(name, keys)}`, { hint: `charts: ${keys.join(", ")}` });
+        throw new ChartroomError("UNKNOWN_CHART", `"${name}" is a chart neither at ${ref} nor in the working tree${didYouMean(name, keys)}`, {
+          hint: `charts: ${keys.join(", ")}`,
+        });
       }
     }
     const selected = (options.charts?.length ?? 0) > 0 ? keys.filter((key) => options.charts?.includes(key)) : keys;
     // The stack as the base declared it (its kube version then), else as it is now.
     const baseStackOf = (stack: StackSpec | undefined) => base?.config.stacks.find((item) => item.name === stack?.name) ?? stack;
-    const pairs = selected.flatMap((key) => stacks.map((stack) => ({ key, stack, before: base === null ? null : sideOf(base, key), after: sideOf(project, key) })));
+    const pairs = selected.flatMap((key) =>
+      stacks.map((stack) => ({ key, stack, before: base === null ? null : sideOf(base, key), after: sideOf(project, key) })),
+    );
     // A pair whose render inputs are the same on both sides renders the same objects: skipped.
     const same = await mapLimit(pairs, 8, async (pair) => sameInputs(pair.before, pair.after, baseStackOf(pair.stack), pair.stack));
     const changed = pairs.filter((_, i) => !same[i]);

@@ -29,7 +29,10 @@ export async function explain(project: Project, options: { chart: string }): Pro
     }
     churn[stackName(stack)] = [...byObject].map(([object, fields]) => {
       const found = rendering.objects.find((item) => displayName(item) === object);
-      const replaces = ENGINES[engine.name].replacesOnForceNew && found !== undefined && fields.some((field) => hitsForceNew(parsePath(field), pulumiForceNew(found)) !== undefined);
+      const replaces =
+        ENGINES[engine.name].replacesOnForceNew &&
+        found !== undefined &&
+        fields.some((field) => hitsForceNew(parsePath(field), pulumiForceNew(found)) !== undefined);
       const step: EngineStep = replaces ? "replace" : "update";
       return { object, fields, step };
     });
@@ -44,10 +47,24 @@ export async function explain(project: Project, options: { chart: string }): Pro
     ...(pin.manifestDigest === undefined ? {} : { manifestDigest: pin.manifestDigest }),
     schema: pin.schema,
     crds: pin.crds,
-    dependencies: pin.dependencies.map(({ name, version, vendored, vendoredVersion }) => ({ name, version, vendored, ...(vendoredVersion === undefined ? {} : { vendoredVersion }) })),
+    dependencies: pin.dependencies.map(({ name, version, vendored, vendoredVersion }) => ({
+      name,
+      version,
+      vendored,
+      ...(vendoredVersion === undefined ? {} : { vendoredVersion }),
+    })),
     hooks: pin.hooks,
     ...(pin.renderedHooks === undefined ? {} : { renderedHooks: pin.renderedHooks }),
   };
   const provider = await installedProvider(project);
-  return { report: "explain", format: 1, chart: spec.key, engine, pin: facts, lifecycleHooks: lifecycleHooks(hooks), churn, ...(provider === undefined ? {} : { engineHelm: describeEngineHelm(provider) }) };
+  return {
+    report: "explain",
+    format: 1,
+    chart: spec.key,
+    engine,
+    pin: facts,
+    lifecycleHooks: lifecycleHooks(hooks),
+    churn,
+    ...(provider === undefined ? {} : { engineHelm: describeEngineHelm(provider) }),
+  };
 }

@@ -95,7 +95,10 @@ export async function lockHeld(project: Project, options: LockOptions = {}): Pro
 export async function verify(project: Project): Promise<VerifyReport> {
   const current = project.lock;
   if (current === null) {
-    throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, { place: { file: project.lockPath }, hint: "run `chartroom lock` and commit charts.lock.json" });
+    throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, {
+      place: { file: project.lockPath },
+      hint: "run `chartroom lock` and commit charts.lock.json",
+    });
   }
   const stale = findStale(project.config.charts, current);
   if (stale.length > 0) {
@@ -122,8 +125,10 @@ export function describeChanges(previous: Lockfile | null, next: Lockfile): Lock
   for (const [chart, pin] of Object.entries(next.charts)) {
     const old = Object.hasOwn(before, chart) ? before[chart] : undefined;
     if (old === undefined) changes.push({ chart, kind: "added", to: pin.version });
-    else if (old.version === pin.version && old.digest !== pin.digest) changes.push({ chart, kind: "republished", from: old.version, to: pin.version, digests: { from: old.digest, to: pin.digest } });
-    else if (semver.valid(old.version) && semver.valid(pin.version) && semver.lt(pin.version, old.version)) changes.push({ chart, kind: "downgraded", from: old.version, to: pin.version });
+    else if (old.version === pin.version && old.digest !== pin.digest)
+      changes.push({ chart, kind: "republished", from: old.version, to: pin.version, digests: { from: old.digest, to: pin.digest } });
+    else if (semver.valid(old.version) && semver.valid(pin.version) && semver.lt(pin.version, old.version))
+      changes.push({ chart, kind: "downgraded", from: old.version, to: pin.version });
     else if (old.version !== pin.version) changes.push({ chart, kind: "updated", from: old.version, to: pin.version });
     else changes.push({ chart, kind: "unchanged", from: old.version, to: pin.version });
   }

@@ -93,7 +93,10 @@ async function addNext(project: Project, row: PlanRow, spec: ChartSpec): Promise
     const stacks: Record<string, Record<ObjectAction, number>> = {};
     const contract: Record<string, number> = {};
     for (const stack of stacksFor(project)) {
-      const report = await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, { showSecrets: false, showBookkeeping: false });
+      const report = await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, {
+        showSecrets: false,
+        showBookkeeping: false,
+      });
       stacks[stackName(stack)] = countActions(report);
       contract[stackName(stack)] = report.contract.filter((change) => change.kind !== "default").length;
     }

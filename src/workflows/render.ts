@@ -28,6 +28,8 @@ export async function render(project: Project, options: RenderOptions): Promise<
   const stack = oneStack(project, options.stack);
   const target = options.version === undefined ? { pin: requirePin(project, spec) } : { version: await versionTarget(project, spec, options.version) };
   const rendering = await renderFor(project, { spec, stack, target, noCache: options.noCache, extra: options.values, reveal: options.showSecrets === true });
-  const objects = rendering.objects.map((object) => (isSecret(object) && options.showSecrets !== true ? { ...object, body: maskSecretBody(object.body) } : object));
+  const objects = rendering.objects.map((object) =>
+    isSecret(object) && options.showSecrets !== true ? { ...object, body: maskSecretBody(object.body) } : object,
+  );
   return { report: "render", format: 1, chart: spec.key, version: rendering.version, stack: stack?.name ?? null, helm: rendering.helm, objects };
 }

@@ -45,20 +45,31 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
     const wanted = highestInRange(versions, spec.range, spec.prerelease);
     const latest = latestVersion(versions, spec.prerelease);
     if (latest !== undefined && (wanted === undefined || semver.gt(latest.version, wanted.version))) {
-      plan.notes.push(`${spec.key}: ${latest.version} is outside "${spec.range}"; change charts.${spec.key}.version to take it (see \`chartroom diff ${spec.key} --to latest\`)`);
+      plan.notes.push(
+        `${spec.key}: ${latest.version} is outside "${spec.range}"; change charts.${spec.key}.version to take it (see \`chartroom diff ${spec.key} --to latest\`)`,
+      );
     }
     if (wanted === undefined || !semver.gt(wanted.version, pin.version)) continue;
     plan.moves.push({ chart: spec.key, from: pin.version, to: wanted.version, version: wanted });
     for (const stack of stacks) {
       project.progress(`rendering ${spec.key} ${pin.version} and ${wanted.version} for ${stackName(stack)}`);
-      plan.charts.push(await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version: wanted } }, stack, { showSecrets: false, showBookkeeping: false }));
+      plan.charts.push(
+        await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version: wanted } }, stack, {
+          showSecrets: false,
+          showBookkeeping: false,
+        }),
+      );
     }
   }
   if (plan.moves.length === 0) return plan;
   const targets = new Map<string, ArchiveTarget>(plan.moves.map((move) => [move.chart, { version: move.version }]));
   for (const stack of stacks) {
     const [before, after] = await settleAll([stackCharts(project, stack), stackCharts(project, stack, targets)]);
-    attachFindings(plan.charts.filter((report) => report.stack === stackName(stack)), await policyFindings(project, stack, before), await policyFindings(project, stack, after));
+    attachFindings(
+      plan.charts.filter((report) => report.stack === stackName(stack)),
+      await policyFindings(project, stack, before),
+      await policyFindings(project, stack, after),
+    );
   }
   return plan;
 }
@@ -91,5 +102,12 @@ function checkMoves(project: Project, plan: UpgradePlan): void {
 }
 
 export function upgradeReport(plan: UpgradePlan, written: boolean): UpgradeReport {
-  return { report: "upgrade", format: 1, moves: plan.moves.map(({ chart, from, to }) => ({ chart, from, to })), notes: plan.notes, written, diff: diffReport(plan.charts) };
+  return {
+    report: "upgrade",
+    format: 1,
+    moves: plan.moves.map(({ chart, from, to }) => ({ chart, from, to })),
+    notes: plan.notes,
+    written,
+    diff: diffReport(plan.charts),
+  };
 }

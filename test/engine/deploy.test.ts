@@ -33,7 +33,10 @@ describe("a chart from an HTTP repository with credentials, deployed after the r
 
   beforeAll(async () => {
     project = await ExampleProject.create("chartroom-http-deploy-");
-    const repo = await helmRepository(4, project.dir, [["webapp", "1.0.1"], ["webapp", "1.1.0"]]);
+    const repo = await helmRepository(4, project.dir, [
+      ["webapp", "1.0.1"],
+      ["webapp", "1.1.0"],
+    ]);
     const server = await serveRepository(repo, { basic: { username: "deployer", password: PASSWORD } });
     await writeFile(
       join(project.dir, "chartroom.config.ts"),
@@ -77,7 +80,10 @@ describe("a chart from an HTTP repository with credentials, deployed after the r
 
 /** A chart whose HorizontalPodAutoscaler moves from autoscaling/v2beta2 (1.0.0) to autoscaling/v2 (1.1.0). */
 async function scalerRepository(dir: string, helm: string): Promise<void> {
-  for (const [version, api] of [["1.0.0", "autoscaling/v2beta2"], ["1.1.0", "autoscaling/v2"]] as const) {
+  for (const [version, api] of [
+    ["1.0.0", "autoscaling/v2beta2"],
+    ["1.1.0", "autoscaling/v2"],
+  ] as const) {
     const source = join(dir, "scaler-src", version, "scaler");
     await mkdir(join(source, "templates"), { recursive: true });
     await writeFile(join(source, "Chart.yaml"), `apiVersion: v2\nname: scaler\nversion: ${version}\n`);
@@ -109,7 +115,8 @@ describe("an apiVersion move under helm.v4.Chart", () => {
     project = await ExampleProject.create("chartroom-aliases-");
     const helm = join(await engineBin(), "helm");
     await scalerRepository(project.dir, helm);
-    const config = (version: string) => `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./scalers" },\n  charts: { scaler: { repository: "local", version: "${version}", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n`;
+    const config = (version: string) =>
+      `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./scalers" },\n  charts: { scaler: { repository: "local", version: "${version}", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n`;
     await writeFile(join(project.dir, "chartroom.config.ts"), config("1.0.0"));
     await writeFile(join(project.dir, "pulumi", "index.ts"), ALIAS_PROGRAM);
     await edit(join(project.dir, "Pulumi.yaml"), (text) => text.replace(/config:\n[\s\S]*$/, ""));
@@ -117,16 +124,24 @@ describe("an apiVersion move under helm.v4.Chart", () => {
     // The example's policies name its charts, which this platform does not have.
     await rm(join(project.dir, "policies"), { recursive: true });
     ok(await project.chartroom(["lock"]), "chartroom lock");
-    for (const args of [["stack", "init", "dev"], ["config", "set", "renderYamlToDirectory", project.rendered]]) ok(await project.pulumi(args), `pulumi ${args.join(" ")}`);
+    for (const args of [
+      ["stack", "init", "dev"],
+      ["config", "set", "renderYamlToDirectory", project.rendered],
+    ])
+      ok(await project.pulumi(args), `pulumi ${args.join(" ")}`);
     ok(await project.pulumi(["up", "--yes"]), "pulumi up at 1.0.0");
     const diff = await project.chartroom(["diff", "scaler", "--to", "1.1.0", "--stack", "dev", "--format", "json"]);
-    predicted = (JSON.parse(diff.stdout) as DiffReport).charts[0]?.objects.find((object) => object.display === "HorizontalPodAutoscaler.autoscaling apps/scaler")?.step;
+    predicted = (JSON.parse(diff.stdout) as DiffReport).charts[0]?.objects.find(
+      (object) => object.display === "HorizontalPodAutoscaler.autoscaling apps/scaler",
+    )?.step;
     await writeFile(join(project.dir, "chartroom.config.ts"), config("1.1.0"));
     ok(await project.chartroom(["lock"]), "chartroom lock at 1.1.0");
     for (const aliases of ["false", "true"]) {
       ok(await project.pulumi(["config", "set", "aliases", aliases]), "pulumi config set aliases");
       const preview = ok(await project.pulumi(["preview", "--json"]), `pulumi preview (aliases ${aliases})`);
-      planned[aliases] = previewSteps(preview.stdout).filter((step) => step.type.endsWith(":HorizontalPodAutoscaler")).map(({ op, type }) => ({ op, type }));
+      planned[aliases] = previewSteps(preview.stdout)
+        .filter((step) => step.type.endsWith(":HorizontalPodAutoscaler"))
+        .map(({ op, type }) => ({ op, type }));
     }
   }, 600_000);
 
@@ -153,7 +168,12 @@ describe("a secret given in code that the chart puts outside a Secret", () => {
   beforeAll(async () => {
     project = await ExampleProject.create("chartroom-secret-");
     // The web app's chart copies podAnnotations onto the Deployment's pods.
-    await edit(join(project.dir, "pulumi", "index.ts"), (text) => text.replace('podAnnotations: { "example.test/stack": stack },', 'podAnnotations: { "example.test/stack": stack, "example.test/token": settings.requireSecret("webappPassword") },'));
+    await edit(join(project.dir, "pulumi", "index.ts"), (text) =>
+      text.replace(
+        'podAnnotations: { "example.test/stack": stack },',
+        'podAnnotations: { "example.test/stack": stack, "example.test/token": settings.requireSecret("webappPassword") },',
+      ),
+    );
     await project.initStack("dev", PASSWORD);
     up = await project.pulumi(["up", "--yes", "--exclude", "**kubernetes:helm.sh/v3:Release**"]);
   }, 600_000);

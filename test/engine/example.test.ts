@@ -29,11 +29,19 @@ describe("the example program, as a user runs it on the real engine", () => {
 
   it("previews a resource for every object of each helm.v4.Chart, one Release, and the namespaces", () => {
     expect(preview.code, preview.stderr).toBe(0);
-    const created = (type: string) => steps.filter((step) => step.op === "create" && step.type === type).map((step) => step.name).sort();
+    const created = (type: string) =>
+      steps
+        .filter((step) => step.op === "create" && step.type === type)
+        .map((step) => step.name)
+        .sort();
     expect(created("kubernetes:core/v1:Namespace")).toStrictEqual(["namespace-ledger", "namespace-shop", "namespace-web", "namespace-widgets"]);
     expect(created("kubernetes:helm.sh/v4:Chart")).toStrictEqual(["storefront", "webapp", "widgets-operator"]);
     expect(created("kubernetes:helm.sh/v3:Release")).toStrictEqual(["ledger"]);
-    expect(created("kubernetes:apps/v1:Deployment")).toStrictEqual(["storefront:shop/shop-webapp", "webapp:web/webapp", "widgets-operator:widgets/widgets-operator"]);
+    expect(created("kubernetes:apps/v1:Deployment")).toStrictEqual([
+      "storefront:shop/shop-webapp",
+      "webapp:web/webapp",
+      "widgets-operator:widgets/widgets-operator",
+    ]);
     expect(created("kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition")).toStrictEqual(["widgets-operator:widgets.example.com"]);
   });
 

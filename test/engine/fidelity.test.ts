@@ -36,7 +36,9 @@ describe("fidelity: the provider's objects equal chartroom's render", () => {
     const probe = written.find((object) => object.kind === "ConfigMap" && object.metadata.name === "capabilities");
     kubeVersion = String((probe?.data as Record<string, string> | undefined)?.kube);
     // chartroom renders the stack's declared version; give it the provider's.
-    await edit(join(project.dir, "chartroom.config.ts"), (text) => text.replace('dev: { kubeVersion: "1.31.0" }', `dev: { kubeVersion: "${kubeVersion.replace(/^v/, "")}" }`));
+    await edit(join(project.dir, "chartroom.config.ts"), (text) =>
+      text.replace('dev: { kubeVersion: "1.31.0" }', `dev: { kubeVersion: "${kubeVersion.replace(/^v/, "")}" }`),
+    );
     await chartroom(project, ["lock"]);
   }, 600_000);
 
@@ -56,7 +58,9 @@ describe("fidelity: the provider's objects equal chartroom's render", () => {
     let compared = 0;
     for (const [key, pin] of charts) {
       const extra = key === "webapp" ? ["-f", "code-values.yaml"] : [];
-      const rendered = JSON.parse(await chartroom(project, ["render", key, "--stack", "dev", "--format", "json", "--show-secrets", ...extra])) as { objects: RenderedObject[] };
+      const rendered = JSON.parse(await chartroom(project, ["render", key, "--stack", "dev", "--format", "json", "--show-secrets", ...extra])) as {
+        objects: RenderedObject[];
+      };
       const unstable = pin.unstable?.dev ?? [];
       for (const object of rendered.objects.filter((item) => item.hook === undefined)) {
         const display = displayName(object);
@@ -79,7 +83,12 @@ describe("hooks under helm.v4.Chart", () => {
     project = await ExampleProject.create("chartroom-hooks-");
     project.env.HELM_BIN = join(await engineBin(), "helm");
     // The hook chart deployed by helm.v4.Chart, accepting that its hooks never run.
-    await edit(join(project.dir, "chartroom.config.ts"), (text) => text.replace('ledger: { repository: "local", version: "^0.1.0", namespace: "ledger" }', 'ledger: { repository: "local", version: "^0.1.0", namespace: "ledger", engine: "chart", dropHooks: true }'));
+    await edit(join(project.dir, "chartroom.config.ts"), (text) =>
+      text.replace(
+        'ledger: { repository: "local", version: "^0.1.0", namespace: "ledger" }',
+        'ledger: { repository: "local", version: "^0.1.0", namespace: "ledger", engine: "chart", dropHooks: true }',
+      ),
+    );
     await chartroom(project, ["lock"]);
     await project.initStack("dev", PASSWORD);
     const up = await project.pulumi(["up", "--yes"]);
@@ -94,7 +103,10 @@ describe("hooks under helm.v4.Chart", () => {
     expect([...hooks].sort()).toStrictEqual(["Job.batch ledger/ledger-migrate", "Pod ledger/ledger-test-connection"]);
     const rendered = JSON.parse(await chartroom(project, ["render", "ledger", "--stack", "dev", "--format", "json"])) as { objects: RenderedObject[] };
     const all = rendered.objects.map((object) => displayName(object)).sort();
-    const written = (await writtenObjects(project.rendered)).filter((object) => object.metadata.namespace === "ledger").map(displayOf).sort();
+    const written = (await writtenObjects(project.rendered))
+      .filter((object) => object.metadata.namespace === "ledger")
+      .map(displayOf)
+      .sort();
     expect(written.length).toBeGreaterThan(0);
     expect(all.filter((display) => !written.includes(display))).toStrictEqual([...hooks].sort());
     expect(written.every((display) => all.includes(display))).toBe(true);
@@ -124,7 +136,7 @@ async function addProbeChart(project: ExampleProject, helm: string): Promise<voi
   await writeFile(join(source, "Chart.yaml"), "apiVersion: v2\nname: capabilities\nversion: 0.1.0\n");
   await writeFile(
     join(source, "templates", "configmap.yaml"),
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: capabilities\ndata:\n  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n  helm: {{ .Capabilities.HelmVersion.Version | quote }}\n',
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: capabilities\ndata:\n  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n  helm: {{ .Capabilities.HelmVersion.Version | quote }}\n",
   );
   const repository = join(project.dir, "probe");
   await run(helm, ["package", source, "--destination", repository], { env: project.env });

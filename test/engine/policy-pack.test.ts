@@ -20,7 +20,8 @@ function violations(outcome: Outcome): string[] {
 describe("the example's policy pack under pulumi preview", () => {
   let project: ExampleProject;
   // As the README runs it: "$PWD/pulumi/policy-pack/analyzer" (the CLI does not find a relative launcher).
-  const preview = (env: NodeJS.ProcessEnv = {}): Promise<Outcome> => project.pulumi(["preview", "--policy-pack", join(project.dir, "pulumi", "policy-pack", "analyzer")], env);
+  const preview = (env: NodeJS.ProcessEnv = {}): Promise<Outcome> =>
+    project.pulumi(["preview", "--policy-pack", join(project.dir, "pulumi", "policy-pack", "analyzer")], env);
 
   beforeAll(async () => {
     project = await ExampleProject.create("chartroom-policy-pack-");
@@ -35,17 +36,27 @@ describe("the example's policy pack under pulumi preview", () => {
     const found = violations(outcome);
     expect(found.filter((line) => line.startsWith("mandatory"))).toStrictEqual([]);
     // A helm.v4.Chart object is a resource of its own.
-    expect(found).toContain("advisory (kubernetes:apps/v1:Deployment: webapp:web/webapp) readiness-probe: webapp [dev] Deployment.apps web/webapp spec.template.spec.containers[name=web].readinessProbe: serves ports but has no readiness probe: it takes traffic before it is ready (add a readinessProbe on the serving port)");
+    expect(found).toContain(
+      "advisory (kubernetes:apps/v1:Deployment: webapp:web/webapp) readiness-probe: webapp [dev] Deployment.apps web/webapp spec.template.spec.containers[name=web].readinessProbe: serves ports but has no readiness probe: it takes traffic before it is ready (add a readinessProbe on the serving port)",
+    );
     // A helm.v3.Release's objects are rendered from its archive and values: shown on the Release.
-    expect(found).toContain("advisory (kubernetes:helm.sh/v3:Release: ledger) run-as-root: ledger [dev] Deployment.apps ledger/ledger spec.template.spec.containers[name=ledger].securityContext.runAsNonRoot: may run as root (set securityContext.runAsNonRoot: true (and a runAsUser) on the pod or the container)");
+    expect(found).toContain(
+      "advisory (kubernetes:helm.sh/v3:Release: ledger) run-as-root: ledger [dev] Deployment.apps ledger/ledger spec.template.spec.containers[name=ledger].securityContext.runAsNonRoot: may run as root (set securityContext.runAsNonRoot: true (and a runAsUser) on the pod or the container)",
+    );
     // The example's exception holds: its finding is not reported.
     expect(found.filter((line) => line.includes("resource-requests: widgets-operator"))).toStrictEqual([]);
     // The README shows this command's output (up to its "…"): every line of it is printed.
     const readme = await readFile(join(ROOT, "README.md"), "utf8");
     const block = /```\n\$ pulumi preview --policy-pack "\$PWD\/pulumi\/policy-pack\/analyzer"\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-    const shown = block.split("\n").map((line) => line.trim()).filter((line) => line !== "" && line !== "…");
+    const shown = block
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && line !== "…");
     expect(shown.length).toBeGreaterThan(3);
-    const printed = outcome.stdout.replaceAll(`${project.dir}/`, "").split("\n").map((line) => line.trim());
+    const printed = outcome.stdout
+      .replaceAll(`${project.dir}/`, "")
+      .split("\n")
+      .map((line) => line.trim());
     for (const line of shown) expect(printed, line).toContain(line);
   });
 
@@ -59,13 +70,15 @@ describe("the example's policy pack under pulumi preview", () => {
 
   it("sees values given in code, which only the engine knows, and the platform's severities", async () => {
     await editFile(join(project.dir, "policies", "platform.yaml"), (text) => text.replace("rules:\n", "rules:\n  image-tag: error\n"));
-    await editFile(join(project.dir, "pulumi", "index.ts"), (text) => text.replace('podAnnotations: { "example.test/stack": stack },', 'podAnnotations: { "example.test/stack": stack },\n      image: { tag: "latest" },'));
+    await editFile(join(project.dir, "pulumi", "index.ts"), (text) =>
+      text.replace('podAnnotations: { "example.test/stack": stack },', 'podAnnotations: { "example.test/stack": stack },\n      image: { tag: "latest" },'),
+    );
     const check = await project.chartroom(["check", "webapp", "--stack", "dev"]);
     expect(check.stdout).not.toContain("(image-tag)");
     const outcome = await preview();
     expect(outcome.code, outcome.stdout).not.toBe(0);
     expect(violations(outcome).filter((line) => line.startsWith("mandatory"))).toStrictEqual([
-      'mandatory (kubernetes:apps/v1:Deployment: webapp:web/webapp) image-tag: webapp [dev] Deployment.apps web/webapp spec.template.spec.containers[name=web].image: runs registry.example.test/webapp:latest: the latest tag moves, so what runs changes without a deploy (pin a tag, or better a digest (image@sha256:…))',
+      "mandatory (kubernetes:apps/v1:Deployment: webapp:web/webapp) image-tag: webapp [dev] Deployment.apps web/webapp spec.template.spec.containers[name=web].image: runs registry.example.test/webapp:latest: the latest tag moves, so what runs changes without a deploy (pin a tag, or better a digest (image@sha256:…))",
     ]);
   });
 });

@@ -24,7 +24,11 @@ export const charts = deployCharts(config, { provider }).then((d) => Object.keys
 function orderChart(version: string, selector: string): Map<string, Buffer> {
   const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixed\nspec:\n  selector:\n    matchLabels: { app: ${selector} }\n  template:\n    metadata:\n      labels: { app: ${selector} }\n    spec:\n      containers: [{ name: web, image: registry.example.test/web:1.0.0 }]\n`;
   const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  version: "${version}"\n`;
-  return new Map([["Chart.yaml", Buffer.from(`apiVersion: v2\nname: order\nversion: ${version}\n`)], ["templates/deployment.yaml", Buffer.from(deployment)], ["templates/cm.yaml", Buffer.from(configMap)]]);
+  return new Map([
+    ["Chart.yaml", Buffer.from(`apiVersion: v2\nname: order\nversion: ${version}\n`)],
+    ["templates/deployment.yaml", Buffer.from(deployment)],
+    ["templates/cm.yaml", Buffer.from(configMap)],
+  ]);
 }
 
 const config = (order: string, extra = "") =>
@@ -47,7 +51,17 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     await mkdir(repository);
     await writeFile(join(repository, "order-1.0.0.tgz"), await packChart("order", orderChart("1.0.0", "web"), new Date(0)));
     await writeFile(join(repository, "order-1.1.0.tgz"), await packChart("order", orderChart("1.1.0", "web2"), new Date(0)));
-    await writeFile(join(repository, "modern-1.0.0.tgz"), await packChart("modern", new Map([["Chart.yaml", Buffer.from('apiVersion: v2\nname: modern\nversion: 1.0.0\nkubeVersion: ">=1.23.0-0"\n')], ["templates/cm.yaml", Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: modern\n")]]), new Date(0)));
+    await writeFile(
+      join(repository, "modern-1.0.0.tgz"),
+      await packChart(
+        "modern",
+        new Map([
+          ["Chart.yaml", Buffer.from('apiVersion: v2\nname: modern\nversion: 1.0.0\nkubeVersion: ">=1.23.0-0"\n')],
+          ["templates/cm.yaml", Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: modern\n")],
+        ]),
+        new Date(0),
+      ),
+    );
     await runHelm(4, ["repo", "index", repository], project.dir);
     await writeFile(join(project.dir, "chartroom.config.ts"), config("1.0.0"));
     await writeFile(join(project.dir, "pulumi", "index.ts"), PROGRAM);
@@ -55,7 +69,11 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     await writeFile(join(project.dir, "chartroom.types.ts"), "export {};\n");
     await rm(join(project.dir, "policies"), { recursive: true });
     ok(await project.chartroom(["lock"]), "chartroom lock");
-    for (const args of [["stack", "init", "dev"], ["config", "set", "renderYamlToDirectory", project.rendered]]) ok(await project.pulumi(args), `pulumi ${args.join(" ")}`);
+    for (const args of [
+      ["stack", "init", "dev"],
+      ["config", "set", "renderYamlToDirectory", project.rendered],
+    ])
+      ok(await project.pulumi(args), `pulumi ${args.join(" ")}`);
     ok(await project.pulumi(["up", "--yes"]), "pulumi up at 1.0.0");
     const diff = await project.chartroom(["diff", "order", "--to", "1.1.0", "--stack", "dev", "--format", "json"]);
     predicted = JSON.parse(diff.stdout) as DiffReport;
@@ -69,7 +87,10 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
 
   it("replaces create-first, as chartroom said, and the original's delete removes the file just written", () => {
     const replaced = predicted.charts[0]?.objects.filter((object) => object.action === "replace").map((object) => [object.display, object.replacement?.order]);
-    expect(replaced).toStrictEqual([["ConfigMap default/settings", "create-first"], ["Deployment.apps default/fixed", "create-first"]]);
+    expect(replaced).toStrictEqual([
+      ["ConfigMap default/settings", "create-first"],
+      ["Deployment.apps default/fixed", "create-first"],
+    ]);
     for (const name of ["Deployment order:default/fixed", "ConfigMap order:default/settings"]) {
       const [kind, resource] = name.split(" ");
       const created = up.stdout.search(new RegExp(`${kind}[^\\n]* ${resource} created replacement`));
@@ -79,7 +100,9 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     }
     // The provider's own file handling: both objects are gone from the render folder.
     expect(written.filter((name) => name.includes("fixed") || name.includes("settings"))).toStrictEqual([]);
-    expect(predicted.charts[0]?.objects.find((object) => object.display === "Deployment.apps default/fixed")?.replacement?.consequences.chart).toContain("missing from the render folder");
+    expect(predicted.charts[0]?.objects.find((object) => object.display === "Deployment.apps default/fixed")?.replacement?.consequences.chart).toContain(
+      "missing from the render folder",
+    );
   });
 
   it("refuses, as chartroom said first, a chart whose kubeVersion the provider's offline v1.20.0 does not meet", async () => {
@@ -89,7 +112,10 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     expect(locked.code).toBe(1);
     expect(locked.stderr).toContain("error HELM_FAILED:");
     // Declared for a cluster, chartroom locks it and names it: the engine, offline, then refuses it.
-    await writeFile(join(project.dir, "chartroom.config.ts"), config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }').replace(", offline: true", ""));
+    await writeFile(
+      join(project.dir, "chartroom.config.ts"),
+      config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }').replace(", offline: true", ""),
+    );
     ok(await project.chartroom(["lock"]), "chartroom lock for a cluster");
     const plan = await project.chartroom(["plan"]);
     expect(plan.stdout).toContain("modern: the chart requires Kubernetes >=1.23.0-0; without a cluster");

@@ -11,7 +11,8 @@ import { runHelm } from "../helpers/helm.js";
 
 const RELEASE_PASSWORD = "Planted-Release-Password-3390";
 const TOKEN = 'Probe"Token&Mixed/Case-8812';
-const PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nbW9yZS1wcm9iZS1rZXktbWF0ZXJpYWwtZm9yLXRoZS10ZXN0\n-----END PRIVATE KEY-----";
+const PEM =
+  "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nbW9yZS1wcm9iZS1rZXktbWF0ZXJpYWwtZm9yLXRoZS10ZXN0\n-----END PRIVATE KEY-----";
 
 function ok(outcome: Outcome, what: string): Outcome {
   if (outcome.code !== 0) throw new Error(`${what} failed (${outcome.code}):\n${outcome.stdout}${outcome.stderr}`);
@@ -71,14 +72,33 @@ describe("secrets through the real engine", () => {
     // The Release chart (ledger) gets a password from its values file.
     await writeFile(join(project.dir, "values", "ledger", "values.yaml"), `database:\n  host: postgres.data.svc\n  password: ${RELEASE_PASSWORD}\n`);
     // The probes chart, in a repository of its own, as helm.v4.Chart.
-    const archive = await packChart("probes", new Map([["Chart.yaml", Buffer.from("apiVersion: v2\nname: probes\nversion: 1.0.0\n")], ["values.yaml", Buffer.from('token: ""\npem: ""\nuser: admin\n')], ["templates/cm.yaml", Buffer.from(PROBES)]]), new Date(0));
+    const archive = await packChart(
+      "probes",
+      new Map([
+        ["Chart.yaml", Buffer.from("apiVersion: v2\nname: probes\nversion: 1.0.0\n")],
+        ["values.yaml", Buffer.from('token: ""\npem: ""\nuser: admin\n')],
+        ["templates/cm.yaml", Buffer.from(PROBES)],
+      ]),
+      new Date(0),
+    );
     await mkdir(join(project.dir, "probes"));
     await writeFile(join(project.dir, "probes", "probes-1.0.0.tgz"), archive);
     await runHelm(4, ["repo", "index", join(project.dir, "probes")], project.dir);
     const config = join(project.dir, "chartroom.config.ts");
-    await writeFile(config, (await readFile(config, "utf8")).replace('local: "file://./charts",', 'local: "file://./charts",\n    probes: "file://./probes",').replace("charts: {", 'charts: {\n    probes: { repository: "probes", version: "1.0.0", namespace: "web" },'));
+    await writeFile(
+      config,
+      (await readFile(config, "utf8"))
+        .replace('local: "file://./charts",', 'local: "file://./charts",\n    probes: "file://./probes",')
+        .replace("charts: {", 'charts: {\n    probes: { repository: "probes", version: "1.0.0", namespace: "web" },'),
+    );
     const program = join(project.dir, "pulumi", "index.ts");
-    await writeFile(program, (await readFile(program, "utf8")).replace("  values: {", '  values: {\n    probes: { token: settings.requireSecret("probeToken"), pem: settings.requireSecret("probePem") },'));
+    await writeFile(
+      program,
+      (await readFile(program, "utf8")).replace(
+        "  values: {",
+        '  values: {\n    probes: { token: settings.requireSecret("probeToken"), pem: settings.requireSecret("probePem") },',
+      ),
+    );
     ok(await project.chartroom(["lock"]), "chartroom lock");
     ok(await project.chartroom(["types"]), "chartroom types");
     await project.initStack("dev", "planted-engine-secret-0001");
@@ -103,14 +123,29 @@ describe("secrets through the real engine", () => {
   it("keeps every form of a code-given secret that a chart writes outside a Secret out of the state", async () => {
     expect(up.code, up.stderr + up.stdout).toBe(0);
     expect(up.stdout).toContain("probes:web/probes puts a secret given in code outside a Secret");
-    for (const field of ["data.exact", "data.b64", "data.json", "data.url", "data.indented", "data.basic", "data.lower", "data.embedded", "data.b64json", "metadata.annotations.probe/upper"]) expect(up.stdout).toContain(field);
+    for (const field of [
+      "data.exact",
+      "data.b64",
+      "data.json",
+      "data.url",
+      "data.indented",
+      "data.basic",
+      "data.lower",
+      "data.embedded",
+      "data.b64json",
+      "metadata.annotations.probe/upper",
+    ])
+      expect(up.stdout).toContain(field);
     const state = ok(await project.pulumi(["stack", "export"]), "pulumi stack export").stdout;
     const files = await readdir(join(project.dir, ".state"), { recursive: true, withFileTypes: true });
     const onDisk = (await Promise.all(files.filter((file) => file.isFile()).map((file) => readFile(join(file.parentPath, file.name), "utf8")))).join("\n");
     expect(planted(state)).toStrictEqual([]);
     expect(planted(onDisk)).toStrictEqual([]);
     // The object itself holds the secret in the clear, as the cluster would: the probes are real.
-    const written = await readFile(join(project.rendered, "1-manifest", (await readdir(join(project.rendered, "1-manifest"))).find((name) => name.includes("probes")) ?? ""), "utf8");
+    const written = await readFile(
+      join(project.rendered, "1-manifest", (await readdir(join(project.rendered, "1-manifest"))).find((name) => name.includes("probes")) ?? ""),
+      "utf8",
+    );
     expect(written).toContain(TOKEN.toUpperCase());
   });
 });

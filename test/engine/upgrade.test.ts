@@ -12,7 +12,16 @@ const RELEASES = "**kubernetes:helm.sh/v3:Release**";
 const CHARTS = ["storefront", "webapp", "widgets-operator"];
 
 /** Pulumi's op for each of chartroom's steps (a recreated child is a new URN; the old one's delete is not counted here). */
-const OP: Record<EngineStep, string> = { create: "create", update: "update", replace: "replace", delete: "delete", recreate: "create", fails: "update", skipped: "same", same: "same" };
+const OP: Record<EngineStep, string> = {
+  create: "create",
+  update: "update",
+  replace: "replace",
+  delete: "delete",
+  recreate: "create",
+  fails: "update",
+  skipped: "same",
+  same: "same",
+};
 
 describe("an upgrade, predicted by chartroom and planned by the engine", () => {
   let project: ExampleProject;
@@ -27,7 +36,10 @@ describe("an upgrade, predicted by chartroom and planned by the engine", () => {
     // The program gives the web app these in code; chartroom gets them as a values file.
     await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
     const config = join(project.dir, "chartroom.config.ts");
-    await writeFile(config, (await readFile(config, "utf8")).replace('webapp: { repository: "local", version: "~1.0.0"', 'webapp: { repository: "local", version: "~1.1.0"'));
+    await writeFile(
+      config,
+      (await readFile(config, "utf8")).replace('webapp: { repository: "local", version: "~1.0.0"', 'webapp: { repository: "local", version: "~1.1.0"'),
+    );
     const lock = JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> };
     predicted = new Map();
     for (const chart of CHARTS) {

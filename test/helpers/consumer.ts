@@ -110,10 +110,41 @@ const COMMON = { target: "ES2022", strict: true, skipLibCheck: false, types: ["n
 
 /** The tsconfigs the consumer test runs: the classic Pulumi template, node16, nodenext and bundler. */
 export const VARIANTS: Variant[] = [
-  { name: "commonjs + node (the classic Pulumi template)", folder: "classic", tsconfig: { compilerOptions: { ...COMMON, module: "commonjs", moduleResolution: "node", esModuleInterop: true, outDir: "out" }, include: ["*.ts"] }, output: "out/program.js" },
-  { name: "node16 (CommonJS package)", folder: "classic", tsconfig: { compilerOptions: { ...COMMON, types: ["node"], module: "node16", moduleResolution: "node16", outDir: "out16" }, include: ["*.ts"], exclude: ["*.spec.ts"] }, output: "out16/program.js" },
-  { name: "nodenext (ES module package)", folder: "esm", tsconfig: { compilerOptions: { ...COMMON, types: ["node"], module: "nodenext", moduleResolution: "nodenext", outDir: "out" }, include: ["*.ts"], exclude: ["*.test.ts"] }, output: "out/program.js" },
-  { name: "bundler", folder: "esm", tsconfig: { compilerOptions: { ...COMMON, types: ["node"], module: "esnext", moduleResolution: "bundler", noEmit: true }, include: ["*.ts"], exclude: ["*.test.ts"] } },
+  {
+    name: "commonjs + node (the classic Pulumi template)",
+    folder: "classic",
+    tsconfig: { compilerOptions: { ...COMMON, module: "commonjs", moduleResolution: "node", esModuleInterop: true, outDir: "out" }, include: ["*.ts"] },
+    output: "out/program.js",
+  },
+  {
+    name: "node16 (CommonJS package)",
+    folder: "classic",
+    tsconfig: {
+      compilerOptions: { ...COMMON, types: ["node"], module: "node16", moduleResolution: "node16", outDir: "out16" },
+      include: ["*.ts"],
+      exclude: ["*.spec.ts"],
+    },
+    output: "out16/program.js",
+  },
+  {
+    name: "nodenext (ES module package)",
+    folder: "esm",
+    tsconfig: {
+      compilerOptions: { ...COMMON, types: ["node"], module: "nodenext", moduleResolution: "nodenext", outDir: "out" },
+      include: ["*.ts"],
+      exclude: ["*.test.ts"],
+    },
+    output: "out/program.js",
+  },
+  {
+    name: "bundler",
+    folder: "esm",
+    tsconfig: {
+      compilerOptions: { ...COMMON, types: ["node"], module: "esnext", moduleResolution: "bundler", noEmit: true },
+      include: ["*.ts"],
+      exclude: ["*.test.ts"],
+    },
+  },
 ];
 
 export function tsconfigFile(variant: Variant): string {
@@ -132,7 +163,11 @@ export async function pack(into: string): Promise<string> {
 
 /** npm install, from the npm registry through its cache; install scripts off (the provider's fetches a plugin from a site this machine cannot reach). */
 export async function npmInstall(dir: string, specs: string[]): Promise<string> {
-  const { stdout, stderr } = await run("npm", ["install", ...specs, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, env: { ...process.env, npm_config_loglevel: "warn" }, maxBuffer: 16 << 20 });
+  const { stdout, stderr } = await run("npm", ["install", ...specs, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
+    cwd: dir,
+    env: { ...process.env, npm_config_loglevel: "warn" },
+    maxBuffer: 16 << 20,
+  });
   return stdout + stderr;
 }
 
@@ -141,7 +176,11 @@ export async function consumerProject(dir: string, packed: string, versions: { k
   await cp(join(ROOT, "charts"), join(dir, "charts"), { recursive: true });
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "my-platform", private: true }));
   await writeFile(join(dir, "chartroom.config.ts"), CONFIG);
-  const tools = await Promise.all(["typescript", "@types/node", "vitest", "mocha", "@types/mocha", "ts-node", "@pulumi/policy"].map(async (name) => `${name}@${await installedVersion(name)}`));
+  const tools = await Promise.all(
+    ["typescript", "@types/node", "vitest", "mocha", "@types/mocha", "ts-node", "@pulumi/policy"].map(
+      async (name) => `${name}@${await installedVersion(name)}`,
+    ),
+  );
   const log = await npmInstall(dir, [packed, `@pulumi/kubernetes@${versions.kubernetes}`, `@pulumi/pulumi@${versions.pulumi}`, ...tools]);
   await mkdir(join(dir, "classic"));
   await mkdir(join(dir, "esm"));

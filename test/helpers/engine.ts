@@ -27,7 +27,18 @@ export interface Outcome {
 }
 
 /** The example platform's files: what a user has in their repository. */
-const EXAMPLE = ["Pulumi.yaml", "package.json", "tsconfig.json", "chartroom.config.ts", "chartroom.types.ts", "charts.lock.json", "charts", "values", "pulumi", "policies"];
+const EXAMPLE = [
+  "Pulumi.yaml",
+  "package.json",
+  "tsconfig.json",
+  "chartroom.config.ts",
+  "chartroom.types.ts",
+  "charts.lock.json",
+  "charts",
+  "values",
+  "pulumi",
+  "policies",
+];
 
 /**
  * A copy of the example Pulumi project in a temporary folder, with its own
@@ -77,12 +88,22 @@ export class ExampleProject {
 
   /** Runs chartroom's CLI in the project as a user would (from the checkout's sources). */
   async chartroom(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-    return execute(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], this.dir, { ...this.env, ...env }, 120_000);
+    return execute(
+      process.execPath,
+      [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args],
+      this.dir,
+      { ...this.env, ...env },
+      120_000,
+    );
   }
 
   /** `pulumi stack init`, the planted secret and render mode: a stack ready to preview. */
   async initStack(stack: string, password: string): Promise<void> {
-    for (const args of [["stack", "init", stack], ["config", "set", "--secret", "webappPassword", password], ["config", "set", "renderYamlToDirectory", this.rendered]]) {
+    for (const args of [
+      ["stack", "init", stack],
+      ["config", "set", "--secret", "webappPassword", password],
+      ["config", "set", "renderYamlToDirectory", this.rendered],
+    ]) {
       const outcome = await this.pulumi(args);
       if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stderr}${outcome.stdout}`);
     }

@@ -14,6 +14,9 @@ export async function helm(major: HelmMajor): Promise<string> {
 }
 
 export async function runHelm(major: HelmMajor, args: string[], cwd?: string): Promise<string> {
-  const { stdout } = await run(await helm(major), args, { cwd, env: { ...process.env, HELM_CACHE_HOME: join(cwd ?? HELM_CACHE, ".helm-cache"), HELM_CONFIG_HOME: join(cwd ?? HELM_CACHE, ".helm-config") } });
+  const { stdout } = await run(await helm(major), args, {
+    cwd,
+    env: { ...process.env, HELM_CACHE_HOME: join(cwd ?? HELM_CACHE, ".helm-cache"), HELM_CONFIG_HOME: join(cwd ?? HELM_CACHE, ".helm-config") },
+  });
   return stdout;
 }

@@ -9,19 +9,32 @@ import { editFile } from "./platform.js";
  * a file repository `hostile/` (listed with its true digest), declared as
  * `key` in the config. Returns the archive's bytes.
  */
-export async function addChart(dir: string, key: string, files: Record<string, string | Buffer>, options: { version?: string; namespace?: string } = {}): Promise<Buffer> {
+export async function addChart(
+  dir: string,
+  key: string,
+  files: Record<string, string | Buffer>,
+  options: { version?: string; namespace?: string } = {},
+): Promise<Buffer> {
   const version = options.version ?? "1.0.0";
-  const all = new Map(Object.entries({ "Chart.yaml": `apiVersion: v2\nname: ${key}\nversion: ${version}\n`, ...files }).map(([path, data]) => [path, Buffer.from(data)]));
+  const all = new Map(
+    Object.entries({ "Chart.yaml": `apiVersion: v2\nname: ${key}\nversion: ${version}\n`, ...files }).map(([path, data]) => [path, Buffer.from(data)]),
+  );
   const data = await packChart(key, all, new Date(0));
   const repo = join(dir, "hostile");
   await mkdir(repo, { recursive: true });
   await writeFile(join(repo, `${key}-${version}.tgz`), data);
   const digest = createHash("sha256").update(data).digest("hex");
-  await writeFile(join(repo, "index.yaml"), `apiVersion: v1\nentries:\n  ${key}:\n    - name: ${key}\n      version: ${version}\n      digest: ${digest}\n      urls: [${key}-${version}.tgz]\n`);
+  await writeFile(
+    join(repo, "index.yaml"),
+    `apiVersion: v1\nentries:\n  ${key}:\n    - name: ${key}\n      version: ${version}\n      digest: ${digest}\n      urls: [${key}-${version}.tgz]\n`,
+  );
   await editFile(join(dir, "chartroom.config.ts"), (text) =>
     text
       .replace('local: "file://./charts",', 'local: "file://./charts",\n    hostile: "file://./hostile",')
-      .replace("charts: {", `charts: {\n    ${JSON.stringify(key)}: { repository: "hostile", version: "${version}", namespace: "${options.namespace ?? "web"}" },`),
+      .replace(
+        "charts: {",
+        `charts: {\n    ${JSON.stringify(key)}: { repository: "hostile", version: "${version}", namespace: "${options.namespace ?? "web"}" },`,
+      ),
   );
   return data;
 }

@@ -38,14 +38,16 @@ export async function startProxy(options: ProxyOptions): Promise<TestProxy> {
   const chunks: Buffer[] = [];
   const sockets = new Set<Duplex>();
   const allowed = (req: IncomingMessage) =>
-    options.basic === undefined || req.headers["proxy-authorization"] === `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}`;
+    options.basic === undefined ||
+    req.headers["proxy-authorization"] === `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}`;
   const route = (authority: string) => options.routes[authority.replace(/:\d+$/, "")];
 
   const server: Server = options.tls ? createTlsServer({ cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key) }) : createServer();
   server.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
     sockets.add(client);
     connectHeaders.push(req.headers);
-    if (!allowed(req)) return void client.end("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"proxy\"\r\nContent-Length: 0\r\n\r\n");
+    if (!allowed(req))
+      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="proxy"\r\nContent-Length: 0\r\n\r\n');
     const port = route(req.url ?? "");
     if (port === undefined) return void client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
     tunnels.push(req.url ?? "");

@@ -114,20 +114,41 @@ export async function makeCertificates(dir: string, names: string[] = []): Promi
 }
 
 /** `helm push` with the real helm of one major. */
-export async function helmPush(major: HelmMajor, archive: string, target: string, options: { dir: string; plainHttp?: boolean; caFile?: string }): Promise<string> {
-  const env = { ...process.env, HELM_REGISTRY_CONFIG: join(options.dir, `registry-${major}.json`), HELM_CACHE_HOME: join(options.dir, `hc${major}`), HELM_CONFIG_HOME: join(options.dir, `hcfg${major}`) };
+export async function helmPush(
+  major: HelmMajor,
+  archive: string,
+  target: string,
+  options: { dir: string; plainHttp?: boolean; caFile?: string },
+): Promise<string> {
+  const env = {
+    ...process.env,
+    HELM_REGISTRY_CONFIG: join(options.dir, `registry-${major}.json`),
+    HELM_CACHE_HOME: join(options.dir, `hc${major}`),
+    HELM_CONFIG_HOME: join(options.dir, `hcfg${major}`),
+  };
   const args = ["push", archive, target, ...(options.plainHttp ? ["--plain-http"] : []), ...(options.caFile ? ["--ca-file", options.caFile] : [])];
   const { stdout, stderr } = await run(await helm(major), args, { env });
   return stdout + stderr;
 }
 
 export async function helmLogin(major: HelmMajor, host: string, username: string, password: string, options: { dir: string; caFile: string }): Promise<void> {
-  const env = { ...process.env, HELM_REGISTRY_CONFIG: join(options.dir, `registry-${major}.json`), HELM_CACHE_HOME: join(options.dir, `hc${major}`), HELM_CONFIG_HOME: join(options.dir, `hcfg${major}`) };
+  const env = {
+    ...process.env,
+    HELM_REGISTRY_CONFIG: join(options.dir, `registry-${major}.json`),
+    HELM_CACHE_HOME: join(options.dir, `hc${major}`),
+    HELM_CONFIG_HOME: join(options.dir, `hcfg${major}`),
+  };
   await run(await helm(major), ["registry", "login", host, "--username", username, "--password", password, "--ca-file", options.caFile], { env });
 }
 
 /** Push any artifact over the distribution API (for shapes `helm push` never makes). */
-export async function pushArtifact(base: string, name: string, tag: string, configMediaType: string, layer: { mediaType: string; data: Buffer }): Promise<void> {
+export async function pushArtifact(
+  base: string,
+  name: string,
+  tag: string,
+  configMediaType: string,
+  layer: { mediaType: string; data: Buffer },
+): Promise<void> {
   const config = Buffer.from("{}");
   for (const blob of [config, layer.data]) {
     const start = await fetch(`${base}/v2/${name}/blobs/uploads/`, { method: "POST" });
@@ -142,7 +163,11 @@ export async function pushArtifact(base: string, name: string, tag: string, conf
     config: { mediaType: configMediaType, digest: digestOf(config), size: config.length },
     layers: [{ mediaType: layer.mediaType, digest: digestOf(layer.data), size: layer.data.length }],
   };
-  const put = await fetch(`${base}/v2/${name}/manifests/${tag}`, { method: "PUT", body: JSON.stringify(manifest), headers: { "content-type": "application/vnd.oci.image.manifest.v1+json" } });
+  const put = await fetch(`${base}/v2/${name}/manifests/${tag}`, {
+    method: "PUT",
+    body: JSON.stringify(manifest),
+    headers: { "content-type": "application/vnd.oci.image.manifest.v1+json" },
+  });
   if (put.status !== 201) throw new Error(`manifest upload failed: ${put.status} ${await put.text()}`);
 }
 
@@ -197,14 +222,19 @@ export async function startTokenProxy(upstream: string, options: { basic?: { use
         .writeHead(401, { "www-authenticate": `Bearer realm="${faults.realm ?? `${origin}/token`}",service="chartroom-proxy",scope="repository:${name}:pull"` })
         .end();
     }
-    if (faults.padTags !== undefined && url.pathname.endsWith("/tags/list")) return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: "x", tags: Array.from({ length: Math.ceil(faults.padTags / 10) + 1 }, (_, i) => `0.0.${i}`) }));
-    if (faults.tagPageSize !== undefined && url.pathname.endsWith("/tags/list")) return void pageTags(upstream, url, faults.tagPageSize, res, faults.linkOrigin);
+    if (faults.padTags !== undefined && url.pathname.endsWith("/tags/list"))
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ name: "x", tags: Array.from({ length: Math.ceil(faults.padTags / 10) + 1 }, (_, i) => `0.0.${i}`) }));
+    if (faults.tagPageSize !== undefined && url.pathname.endsWith("/tags/list"))
+      return void pageTags(upstream, url, faults.tagPageSize, res, faults.linkOrigin);
     const forward = httpRequest(`${upstream}${req.url}`, { method: req.method, headers: { accept: req.headers.accept ?? "*/*" } }, (up) => {
       const chunks: Buffer[] = [];
       up.on("data", (chunk: Buffer) => chunks.push(chunk));
       up.on("end", () => {
         let body = Buffer.concat(chunks);
-        if (faults.corruptBlobs && url.pathname.includes("/blobs/") && body.length > 0) body = Buffer.concat([body.subarray(0, body.length - 1), Buffer.from([body.at(-1)! ^ 0xff])]);
+        if (faults.corruptBlobs && url.pathname.includes("/blobs/") && body.length > 0)
+          body = Buffer.concat([body.subarray(0, body.length - 1), Buffer.from([body.at(-1)! ^ 0xff])]);
         const headers = { ...up.headers };
         delete headers["content-length"];
         res.writeHead(up.statusCode ?? 502, headers).end(body);

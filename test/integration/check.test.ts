@@ -5,7 +5,10 @@ import { cli, copyPlatform, snapshot } from "../helpers/platform.js";
 
 async function withMistakes(): Promise<string> {
   const dir = await copyPlatform();
-  await appendFile(join(dir, "values", "webapp", "prod.yaml"), "replicaCoutn: 4\nconfig:\n  logLevel: verbose\nservice:\n  port: \"8080\"\npodAnnotations:\n  anything.example.test/goes: \"yes\"\n");
+  await appendFile(
+    join(dir, "values", "webapp", "prod.yaml"),
+    'replicaCoutn: 4\nconfig:\n  logLevel: verbose\nservice:\n  port: "8080"\npodAnnotations:\n  anything.example.test/goes: "yes"\n',
+  );
   await appendFile(join(dir, "values", "storefront", "prod.yaml"), "webapp:\n  image:\n    pullPolicy: Sometimes\n");
   return dir;
 }
@@ -38,7 +41,10 @@ describe("chartroom check", () => {
       "6 error(s), 0 warning(s), 0 note(s) in 4 chart/stack pair(s)",
     ]);
     // Helm refuses those values too: said once per chart, and the stack's policies wait.
-    expect(lines.filter((line) => line.endsWith("(render-failed)")).map((line) => line.split(":")[0])).toStrictEqual(["error storefront [prod]", "error webapp [prod]"]);
+    expect(lines.filter((line) => line.endsWith("(render-failed)")).map((line) => line.split(":")[0])).toStrictEqual([
+      "error storefront [prod]",
+      "error webapp [prod]",
+    ]);
     expect(await snapshot(dir, ["charts.lock.json", "values/webapp/prod.yaml"])).toStrictEqual(before);
   });
 
@@ -58,17 +64,27 @@ describe("chartroom check", () => {
     await writeFile(join(dir, "values", "webapp", "production.yaml"), "replicaCount: 3\n");
     const relaxed = await cli(dir, ["check", "webapp", "--stack", "dev"]);
     expect(relaxed.exitCode).toBe(0);
-    expect(relaxed.output.split("\n")).toContain('warning values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)');
+    expect(relaxed.output.split("\n")).toContain(
+      'warning values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)',
+    );
     const strict = await cli(dir, ["check", "webapp", "--stack", "dev", "--strict"]);
     expect(strict.exitCode).toBe(2);
-    expect(strict.output.split("\n")).toContain('error values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)');
+    expect(strict.output.split("\n")).toContain(
+      'error values/webapp/production.yaml:1:1 webapp [*]: no stack is called "production": nothing reads this file (values-file-unread)',
+    );
   });
 
   it("prints findings as JSON and markdown", async () => {
     const dir = await withMistakes();
     const json = JSON.parse((await cli(dir, ["check", "webapp", "--format", "json"])).output);
     expect(json.checked).toBe(2);
-    expect(json.findings[0]).toMatchObject({ chart: "webapp", stack: "prod", rule: "enum", path: "config.logLevel", position: { file: "values/webapp/prod.yaml", line: 11, column: 3 } });
+    expect(json.findings[0]).toMatchObject({
+      chart: "webapp",
+      stack: "prod",
+      rule: "enum",
+      path: "config.logLevel",
+      position: { file: "values/webapp/prod.yaml", line: 11, column: 3 },
+    });
     const markdown = (await cli(dir, ["check", "webapp", "--format", "markdown"])).output;
     expect(markdown).toContain("| error | webapp | prod | replicaCoutn | unknown-key |");
   });

@@ -42,7 +42,10 @@ it("runs every chartroom command of the CI workflow on a pull request, with the 
   for (const command of commands) {
     // What the runner's shell does: the base branch expression, and "exit 2 is fine".
     const allowsChanges = command.includes("|| [ $? -eq 2 ]");
-    const line = command.replace(/\s*\|\|.*$/, "").replaceAll("${{ github.base_ref }}", "main").replaceAll('"', "");
+    const line = command
+      .replace(/\s*\|\|.*$/, "")
+      .replaceAll("${{ github.base_ref }}", "main")
+      .replaceAll('"', "");
     const argv = line.replace(/^npx chartroom /, "").split(/\s+/);
     const result = await cli(dir, argv);
     expect(result.errors, line).toBe("");

@@ -138,11 +138,24 @@ describe("chartroom lock --frozen", () => {
 
 describe("bad input leaves every file as it was", () => {
   it.each([
-    ["a malformed config", (dir: string) => editFile(join(dir, "chartroom.config.ts"), (t) => t.replace("namespace: \"web\" }", "namespace: \"web\" ")), "CONFIG_LOAD_FAILED"],
-    ["an unknown repository", (dir: string) => editFile(join(dir, "chartroom.config.ts"), (t) => t.replace('repository: "local", version: "~1.0.0"', 'repository: "lokal", version: "~1.0.0"')), "CONFIG_INVALID"],
+    [
+      "a malformed config",
+      (dir: string) => editFile(join(dir, "chartroom.config.ts"), (t) => t.replace('namespace: "web" }', 'namespace: "web" ')),
+      "CONFIG_LOAD_FAILED",
+    ],
+    [
+      "an unknown repository",
+      (dir: string) =>
+        editFile(join(dir, "chartroom.config.ts"), (t) => t.replace('repository: "local", version: "~1.0.0"', 'repository: "lokal", version: "~1.0.0"')),
+      "CONFIG_INVALID",
+    ],
     ["a malformed index.yaml", (dir: string) => writeFile(join(dir, "charts", "index.yaml"), "entries: [\n"), "INDEX_INVALID"],
     ["a malformed lock", (dir: string) => editFile(join(dir, "charts.lock.json"), (t) => t.replace('"charts": {', '"charts": {{')), "LOCK_INVALID"],
-    ["a lock from the future", (dir: string) => editFile(join(dir, "charts.lock.json"), (t) => t.replace('"lockfileVersion": "1.0"', '"lockfileVersion": "9.0"')), "LOCK_TOO_NEW"],
+    [
+      "a lock from the future",
+      (dir: string) => editFile(join(dir, "charts.lock.json"), (t) => t.replace('"lockfileVersion": "1.0"', '"lockfileVersion": "9.0"')),
+      "LOCK_TOO_NEW",
+    ],
   ])("%s", async (_, breakIt, code) => {
     const dir = await copyPlatform();
     await breakIt(dir);
@@ -219,12 +232,15 @@ describe("chartroom plan", () => {
 });
 
 describe("command line", () => {
-  it.each(["lock", "outdated", "plan", "render", "diff", "check", "types", "explain", "upgrade"])("%s --help describes the command and the common options", async (name) => {
-    const result = await cli(ROOT, [name, "--help"]);
-    expect(result.exitCode).toBe(0);
-    expect(result.output).toContain(`usage: chartroom ${name}`);
-    expect(result.output).toContain("--format");
-  });
+  it.each(["lock", "outdated", "plan", "render", "diff", "check", "types", "explain", "upgrade"])(
+    "%s --help describes the command and the common options",
+    async (name) => {
+      const result = await cli(ROOT, [name, "--help"]);
+      expect(result.exitCode).toBe(0);
+      expect(result.output).toContain(`usage: chartroom ${name}`);
+      expect(result.output).toContain("--format");
+    },
+  );
 
   it("suggests the nearest command", async () => {
     const result = await cli(ROOT, ["outdate"]);
@@ -241,7 +257,10 @@ describe("command line", () => {
 
   it("refuses an unknown format, and a format the report does not have, naming the ones it has", async () => {
     const xml = await cli(ROOT, ["outdated", "--format", "xml"]);
-    expect([xml.exitCode, xml.errors.split("\n").slice(0, 2)]).toStrictEqual([1, ["error USAGE: outdated does not print as xml", "  hint: --format text | json | markdown"]]);
+    expect([xml.exitCode, xml.errors.split("\n").slice(0, 2)]).toStrictEqual([
+      1,
+      ["error USAGE: outdated does not print as xml", "  hint: --format text | json | markdown"],
+    ]);
     const html = await cli(ROOT, ["check", "--format", "html"]);
     expect([html.exitCode, html.errors.split("\n")[0]]).toStrictEqual([1, "error USAGE: check does not print as html"]);
   });
@@ -291,7 +310,10 @@ describe("hostile archives in a repository", () => {
       join(dir, "charts", "index.yaml"),
       `apiVersion: v1\nentries:\n  evil:\n    - name: evil\n      version: 0.1.0\n      digest: ${createHash("sha256").update(archive).digest("hex")}\n      urls: [evil-0.1.0.tgz]\n`,
     );
-    await writeFile(join(dir, "chartroom.config.ts"), `export default { repositories: { local: "file://./charts" }, charts: { evil: { repository: "local", version: "0.1.0", namespace: "x" } } };\n`);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      `export default { repositories: { local: "file://./charts" }, charts: { evil: { repository: "local", version: "0.1.0", namespace: "x" } } };\n`,
+    );
     const before = await snapshot(dir, ["chartroom.config.ts", "charts/index.yaml", "charts.lock.json"]);
     const result = await cli(dir, ["lock"]);
     expect(result.exitCode).toBe(1);
@@ -309,7 +331,10 @@ describe("chartroom upgrade", () => {
     const mtime = new Date("2026-01-01T00:00:00Z");
     const build = (name: string, version: string) => buildChart(join(FIXTURES, name, version), mtime);
     await writeRepository(join(dir, "charts"), [await build("webapp", "1.0.0")]);
-    await writeFile(join(dir, "chartroom.config.ts"), `export default { repositories: { local: "file://./charts" }, charts: { webapp: { repository: "local", version: "~1.0.0", namespace: "web" } } };\n`);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      `export default { repositories: { local: "file://./charts" }, charts: { webapp: { repository: "local", version: "~1.0.0", namespace: "web" } } };\n`,
+    );
     expect((await cli(dir, ["lock"])).exitCode).toBe(0);
     await writeRepository(join(dir, "charts"), [await build("webapp", "1.0.0"), await build("webapp", "1.0.1"), await build("webapp", "2.0.0")]);
     return dir;
@@ -322,7 +347,9 @@ describe("chartroom upgrade", () => {
     expect(result.errors).toBe("");
     expect(result.exitCode).toBe(2);
     expect(result.output).toContain("webapp · stack default · helm.v4.Chart · 1.0.0 → 1.0.1");
-    expect(result.output).toContain('spec.template.spec.containers[name=web].image: "registry.example.test/webapp:1.4.0" → "registry.example.test/webapp:1.4.1"');
+    expect(result.output).toContain(
+      'spec.template.spec.containers[name=web].image: "registry.example.test/webapp:1.4.0" → "registry.example.test/webapp:1.4.1"',
+    );
     expect(result.output).toContain("would upgrade: webapp 1.0.0 → 1.0.1");
     expect(result.output).toContain('note: webapp: 2.0.0 is outside "~1.0.0"; change charts.webapp.version to take it');
     expect(await snapshot(dir, ["charts.lock.json"])).toStrictEqual(before);
@@ -342,8 +369,12 @@ describe("the Helm that renders helm.v4.Chart charts", () => {
   it("names the helm in the diff and says when it is not the one the installed provider embeds", async () => {
     const result = await cli(ROOT, ["diff", "webapp", "--to", "2.0.0", "--stack", "dev"], { CHARTROOM_CACHE: await tempDir() });
     expect(result.output).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN)");
-    expect(result.output).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN) · engine: Helm 3.18.6 (@pulumi/kubernetes 4.25.0)");
-    expect(result.output).toContain("note: rendered with helm 4.1.4; the engine renders with Helm 3.18.6, which @pulumi/kubernetes 4.25.0's provider embeds: set CHARTROOM_CHART_HELM to a helm 3.18 binary to see exactly what it deploys");
+    expect(result.output).toContain(
+      "webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0 · helm 4.1.4 (HELM_BIN) · engine: Helm 3.18.6 (@pulumi/kubernetes 4.25.0)",
+    );
+    expect(result.output).toContain(
+      "note: rendered with helm 4.1.4; the engine renders with Helm 3.18.6, which @pulumi/kubernetes 4.25.0's provider embeds: set CHARTROOM_CHART_HELM to a helm 3.18 binary to see exactly what it deploys",
+    );
   });
 
   it("renders helm.v4.Chart charts with CHARTROOM_CHART_HELM, and Release charts with the usual helm", async () => {
@@ -354,7 +385,6 @@ describe("the Helm that renders helm.v4.Chart charts", () => {
     expect(release.output).toContain("ledger · stack dev · helm.v3.Release · 0.1.0 → 0.2.0 · helm 4.1.4 (HELM_BIN)");
   });
 });
-
 
 describe("mistakes in files point at the place", () => {
   it("a syntax error in the config names file:line:column", async () => {
@@ -370,7 +400,9 @@ describe("mistakes in files point at the place", () => {
     const dir = await copyPlatform();
     await editFile(join(dir, "charts", "index.yaml"), (text) => text.replace(/\n {4}- apiVersion: v2\n(?: {6}.*\n)*? {6}version: 1\.0\.1\n/, "\n"));
     const refused = await cli(dir, ["lock"]);
-    expect(refused.errors).toContain("error VERSION_NOT_FOUND: webapp 1.0.1 is pinned, but file://./charts no longer lists it (or lists it broken); chartroom will not move the pin down to 1.0.0 on its own");
+    expect(refused.errors).toContain(
+      "error VERSION_NOT_FOUND: webapp 1.0.1 is pinned, but file://./charts no longer lists it (or lists it broken); chartroom will not move the pin down to 1.0.0 on its own",
+    );
     const allowed = await cli(dir, ["lock", "webapp", "--allow-downgrade"]);
     expect(allowed.exitCode, allowed.errors).toBe(0);
     expect(allowed.output.split("\n")).toContain("webapp            downgraded  1.0.1  1.0.0");
@@ -385,14 +417,20 @@ describe("a version republished with other bytes", () => {
     await writeFile(join(chart, "templates", "NOTES.txt"), "republished\n");
     await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
     const { createHash } = await import("node:crypto");
-    const newHex = createHash("sha256").update(await readFile(join(dir, "charts", "webapp-1.0.1.tgz"))).digest("hex");
+    const newHex = createHash("sha256")
+      .update(await readFile(join(dir, "charts", "webapp-1.0.1.tgz")))
+      .digest("hex");
     await editFile(join(dir, "charts", "index.yaml"), (text) => text.replace(lock.charts.webapp.digest.slice(7), newHex));
     const before = await snapshot(dir, USER_FILES);
     const refused = await cli(dir, ["lock", "webapp"]);
-    expect(refused.errors).toContain(`error DIGEST_MISMATCH: webapp 1.0.1 was republished: charts.lock.json pins ${lock.charts.webapp.digest}, the repository now serves sha256:${newHex}`);
+    expect(refused.errors).toContain(
+      `error DIGEST_MISMATCH: webapp 1.0.1 was republished: charts.lock.json pins ${lock.charts.webapp.digest}, the repository now serves sha256:${newHex}`,
+    );
     expect(await snapshot(dir, USER_FILES)).toStrictEqual(before);
     const accepted = await cli(dir, ["lock", "webapp", "--accept-republished"]);
     expect(accepted.exitCode, accepted.errors).toBe(0);
-    expect(accepted.output.split("\n")).toContain(`webapp            republished  1.0.1  1.0.1 (${lock.charts.webapp.digest.slice(7, 19)} → ${newHex.slice(0, 12)})`);
+    expect(accepted.output.split("\n")).toContain(
+      `webapp            republished  1.0.1  1.0.1 (${lock.charts.webapp.digest.slice(7, 19)} → ${newHex.slice(0, 12)})`,
+    );
   });
 });

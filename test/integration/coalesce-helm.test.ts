@@ -12,7 +12,14 @@ import { engineBin } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
 
-const PARENT_DEFAULTS = { a: { b: 1, c: [1, 2], keep: true, none: null }, d: "x", e: { f: 1 }, list: [{ name: "one" }], nothing: null, global: { g: 1, shared: "parent" } };
+const PARENT_DEFAULTS = {
+  a: { b: 1, c: [1, 2], keep: true, none: null },
+  d: "x",
+  e: { f: 1 },
+  list: [{ name: "one" }],
+  nothing: null,
+  global: { g: 1, shared: "parent" },
+};
 const SUB_DEFAULTS = { s: 1, nested: { t: 1, u: 2 }, global: { h: 2, shared: "sub" } };
 const LAYERS = [
   { a: { c: [3] }, d: null, sub: { s: 2, nested: { u: null } }, global: { g: 5 } },
@@ -41,7 +48,16 @@ async function echoChart(dir: string): Promise<string> {
 const HELMS = [
   ["Helm 3", (args: string[], dir: string) => runHelm(3, args, dir)],
   ["Helm 4", (args: string[], dir: string) => runHelm(4, args, dir)],
-  ["the provider's Helm", async (args: string[], dir: string) => (await run(join(await engineBin(), "helm"), args, { cwd: dir, env: { ...process.env, HELM_CACHE_HOME: join(dir, ".h"), HELM_CONFIG_HOME: join(dir, ".h") } })).stdout],
+  [
+    "the provider's Helm",
+    async (args: string[], dir: string) =>
+      (
+        await run(join(await engineBin(), "helm"), args, {
+          cwd: dir,
+          env: { ...process.env, HELM_CACHE_HOME: join(dir, ".h"), HELM_CONFIG_HOME: join(dir, ".h") },
+        })
+      ).stdout,
+  ],
 ] as const;
 
 describe.each(HELMS)("coalescing compared with %s", (_, helmTemplate) => {
@@ -57,8 +73,13 @@ describe.each(HELMS)("coalescing compared with %s", (_, helmTemplate) => {
     // chartroom's side reads the same files, as it reads values files.
     const layers = texts.flatMap((text, i) => parseValuesFile(`layer${i}.yaml`, text).map((layer) => layer.values));
     const out = await helmTemplate(["template", "echo", chart, ...files.flatMap((file) => ["--values", file])], dir);
-    const dumped = Object.fromEntries(parseManifest(out, "default", "echo").map((object) => [object.name, JSON.parse(String((object.body.data as Record<string, unknown>).values))]));
-    const parent = coalesce(mergeLayers(layers), withSubchartDefaults({ defaults: PARENT_DEFAULTS, subcharts: [{ key: "sub", defaults: SUB_DEFAULTS, subcharts: [] }] }));
+    const dumped = Object.fromEntries(
+      parseManifest(out, "default", "echo").map((object) => [object.name, JSON.parse(String((object.body.data as Record<string, unknown>).values))]),
+    );
+    const parent = coalesce(
+      mergeLayers(layers),
+      withSubchartDefaults({ defaults: PARENT_DEFAULTS, subcharts: [{ key: "sub", defaults: SUB_DEFAULTS, subcharts: [] }] }),
+    );
     const { sub: _section, ...parentRest } = parent;
     const { sub: _dumpedSection, ...dumpedRest } = dumped.parent as Record<string, unknown>;
     expect(parentRest).toStrictEqual(dumpedRest);

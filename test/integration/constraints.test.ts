@@ -63,7 +63,9 @@ describe("version constraints, against Helm's own choice", () => {
 
   const helmChoice = async (major: 3 | 4, constraint: string): Promise<string> => {
     try {
-      const { stdout } = await run(await helm(major), ["show", "chart", "pick", "--repo", server.url, "--version", constraint], { env: { ...process.env, HELM_CACHE_HOME: join(dir, `.h${major}`), HELM_CONFIG_HOME: join(dir, `.h${major}`) } });
+      const { stdout } = await run(await helm(major), ["show", "chart", "pick", "--repo", server.url, "--version", constraint], {
+        env: { ...process.env, HELM_CACHE_HOME: join(dir, `.h${major}`), HELM_CONFIG_HOME: join(dir, `.h${major}`) },
+      });
       return /^version: (.*)$/m.exec(stdout)?.[1] ?? "?";
     } catch {
       return "none";

@@ -17,7 +17,7 @@ it("reports a key the new version ignores, and not one it dropped from its defau
   // webapp 2.0.1: 2.0.0 without config.logLevel in values.yaml and the schema; the ConfigMap still reads it.
   const chart = await materialise("webapp", "2.0.0", join(dir, ".work"));
   await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 2.0.0", "version: 2.0.1"));
-  await editFile(join(chart, "values.yaml"), (text) => text.replace(/^  logLevel: info\n/m, ""));
+  await editFile(join(chart, "values.yaml"), (text) => text.replace(/^ {2}logLevel: info\n/m, ""));
   const schema = JSON.parse(await readFile(join(chart, "values.schema.json"), "utf8")) as { properties: { config: { properties: Record<string, unknown> } } };
   delete schema.properties.config.properties.logLevel;
   await writeFile(join(chart, "values.schema.json"), JSON.stringify(schema, null, 2));

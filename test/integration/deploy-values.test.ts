@@ -16,7 +16,12 @@ let provider: k8s.Provider;
 let n = 0;
 
 beforeAll(async () => {
-  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "platform", "dev", false);
+  await pulumi.runtime.setMocks(
+    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+    "platform",
+    "dev",
+    false,
+  );
   plans = new Map((await deploymentPlans(await openProject({ dir: ROOT }), { stack: "dev" })).map((plan) => [plan.spec.key, plan]));
   provider = new k8s.Provider("cluster", { kubeconfig: "x" });
 });
@@ -39,11 +44,14 @@ function settle<T>(output: pulumi.Output<T>): Promise<T> {
   return inner.promise();
 }
 
-
 describe("values given in code merge over the values files as Helm merges layers", () => {
   it.each([
     ["a whole-chart Output", () => pulumi.output({ database: { name: "accounts" } }), { database: { host: "postgres.data.svc", name: "accounts" } }],
-    ["an Output map inside (it merges, it does not replace)", () => ({ database: pulumi.output({ name: "accounts" }) }), { database: { host: "postgres.data.svc", name: "accounts" } }],
+    [
+      "an Output map inside (it merges, it does not replace)",
+      () => ({ database: pulumi.output({ name: "accounts" }) }),
+      { database: { host: "postgres.data.svc", name: "accounts" } },
+    ],
     ["a Promise", () => ({ database: Promise.resolve({ name: "accounts" }) }), { database: { host: "postgres.data.svc", name: "accounts" } }],
     ["an Output inside a list item", () => ({ extraEnv: [{ name: "TOKEN", value: pulumi.output("t-1") }] }), { extraEnv: [{ name: "TOKEN", value: "t-1" }] }],
     ["a list replacing the file's list", () => ({ tags: ["b"] }), { tags: ["b"] }],
@@ -78,7 +86,10 @@ describe("values given in code merge over the values files as Helm merges layers
     const plan = plans.get("webapp") as DeploymentPlan;
     const validate = (resolved: Record<string, unknown>) => checkResolved(plan, resolved);
     const error = await settle(mergedValues(plan.fileValues, { replicaCount: pulumi.output("three-planted") }, validate)).catch((caught: unknown) => caught);
-    expect(ChartroomError.isInstance(error) && [error.code, error.details]).toStrictEqual(["VALUES_INVALID", ["replicaCount: expected integer, got string (in code; set a value of type integer)"]]);
+    expect(ChartroomError.isInstance(error) && [error.code, error.details]).toStrictEqual([
+      "VALUES_INVALID",
+      ["replicaCount: expected integer, got string (in code; set a value of type integer)"],
+    ]);
     expect(JSON.stringify(error)).not.toContain("three-planted");
   });
 
@@ -90,12 +101,20 @@ describe("values given in code merge over the values files as Helm merges layers
 
 describe("values not known during a preview", () => {
   /** An Output as a preview has it when the resource behind it is not created yet. */
-  const unknown = () => new (pulumi.Output as unknown as new (...args: unknown[]) => pulumi.Output<string>)(new Set(), Promise.resolve(undefined), Promise.resolve(false), Promise.resolve(false), Promise.resolve(new Set()));
+  const unknown = () =>
+    new (pulumi.Output as unknown as new (...args: unknown[]) => pulumi.Output<string>)(
+      new Set(),
+      Promise.resolve(undefined),
+      Promise.resolve(false),
+      Promise.resolve(false),
+      Promise.resolve(new Set()),
+    );
 
   it("are named by key, inside maps, lists and whole Outputs", async () => {
-    expect(await unknownPaths({ auth: { password: unknown() }, extraEnv: [{ name: "A", value: unknown() }], image: { tag: pulumi.output("1.0") } })).toStrictEqual(["auth.password", "extraEnv[0].value"]);
+    expect(
+      await unknownPaths({ auth: { password: unknown() }, extraEnv: [{ name: "A", value: unknown() }], image: { tag: pulumi.output("1.0") } }),
+    ).toStrictEqual(["auth.password", "extraEnv[0].value"]);
     expect(await unknownPaths(unknown())).toStrictEqual(["(the whole values)"]);
     expect(await unknownPaths({ known: pulumi.output({ deep: "x" }) })).toStrictEqual([]);
   });
 });
-

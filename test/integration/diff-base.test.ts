@@ -25,10 +25,9 @@ async function repository(): Promise<{ dir: string; base: string }> {
   await editFile(join(dir, "values", "webapp", "values.yaml"), (text) => text.replace("logLevel: info", "logLevel: debug"));
   await appendFile(join(dir, "values", "webapp", "values.yaml"), `auth:\n  password: ${PLANTED}\n`);
   await editFile(join(dir, "chartroom.config.ts"), (text) =>
-    text.replace('version: "^0.1.0", namespace: "ledger"', 'version: "^0.2.0", namespace: "ledger"').replace(
-      "  },\n  stacks:",
-      '    extra: { repository: "local", chart: "webapp", version: "1.0.0", namespace: "extra" },\n  },\n  stacks:',
-    ),
+    text
+      .replace('version: "^0.1.0", namespace: "ledger"', 'version: "^0.2.0", namespace: "ledger"')
+      .replace("  },\n  stacks:", '    extra: { repository: "local", chart: "webapp", version: "1.0.0", namespace: "extra" },\n  },\n  stacks:'),
   );
   const locked = await cli(dir, ["lock"]);
   expect(locked.errors).toBe("");
@@ -76,7 +75,12 @@ describe("chartroom diff --base", () => {
 
   it("warns when a chart's key is renamed: the same objects change owner, and the engine deletes them after creating them", async () => {
     const { dir } = await repository();
-    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('    webapp: { repository: "local", version: "~1.0.0", namespace: "web" },', '    "web-app": { repository: "local", chart: "webapp", releaseName: "webapp", version: "~1.0.0", namespace: "web" },'));
+    await editFile(join(dir, "chartroom.config.ts"), (text) =>
+      text.replace(
+        '    webapp: { repository: "local", version: "~1.0.0", namespace: "web" },',
+        '    "web-app": { repository: "local", chart: "webapp", releaseName: "webapp", version: "~1.0.0", namespace: "web" },',
+      ),
+    );
     await run("mv", [join(dir, "values", "webapp"), join(dir, "values", "web-app")]);
     expect((await cli(dir, ["lock"])).errors).toBe("");
     const result = await cli(dir, ["diff", "--stack", "dev"]);
@@ -85,7 +89,9 @@ describe("chartroom diff --base", () => {
     expect(result.output).toContain("+ Deployment.apps web/webapp");
     expect(result.output).toContain("moved to chart web-app: helm.v4.Chart names each child by its chart");
     expect(result.output).toContain("moved here from chart webapp: helm.v4.Chart names each child by its chart");
-    const json = JSON.parse((await cli(dir, ["diff", "--stack", "dev", "--format", "json"])).output) as { charts: { chart: string; objects: { moved?: { from: string; to: string } }[] }[] };
+    const json = JSON.parse((await cli(dir, ["diff", "--stack", "dev", "--format", "json"])).output) as {
+      charts: { chart: string; objects: { moved?: { from: string; to: string } }[] }[];
+    };
     expect(json.charts.find((chart) => chart.chart === "web-app")?.objects.every((object) => object.moved?.from === "webapp")).toBe(true);
   });
 
@@ -118,7 +124,9 @@ describe("chartroom diff --base on a one-file change", () => {
     // Both sides of the one pair, each rendered twice (to find fields that change on every render); nothing else.
     expect((await readFile(join(dir, "helm-calls.log"), "utf8")).trim().split("\n")).toStrictEqual(["webapp", "webapp", "webapp", "webapp"]);
     const text = await cli(dir, ["diff"], { HELM_BIN: wrapper });
-    expect(text.output.split("\n").at(-1)).toBe("1 chart/stack pair(s): 0 added, 0 deleted, 1 updated, 0 replaced, 0 renamed; 1 changing on every render only (not counted); 7 more pair(s) unchanged (same archive, values and settings on both sides: not rendered)");
+    expect(text.output.split("\n").at(-1)).toBe(
+      "1 chart/stack pair(s): 0 added, 0 deleted, 1 updated, 0 replaced, 0 renamed; 1 changing on every render only (not counted); 7 more pair(s) unchanged (same archive, values and settings on both sides: not rendered)",
+    );
   });
 
   it("reads the base as committed, byte for byte: export-ignore, export-subst and smudge filters change nothing, and run nothing", async () => {
@@ -141,4 +149,3 @@ describe("chartroom diff --base on a one-file change", () => {
     await expect(readFile(marker)).rejects.toThrow();
   });
 });
-

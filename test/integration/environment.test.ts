@@ -28,7 +28,9 @@ async function fingerprint(dir: string, skip: string[] = []): Promise<Record<str
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const path = relative(dir, join(entry.parentPath, entry.name));
     if (!entry.isFile() || skip.some((prefix) => path.startsWith(prefix))) continue;
-    out[path] = createHash("sha256").update(await readFile(join(dir, path))).digest("hex");
+    out[path] = createHash("sha256")
+      .update(await readFile(join(dir, path)))
+      .digest("hex");
   }
   return out;
 }
@@ -66,24 +68,65 @@ function expectCoded(outcome: ProcessOutcome, code: string, path: string): void 
 
 describe("faults of the environment", () => {
   it.each([
-    ["a full disk under the cache", (dir: string, cache: string) => ({ mounts: [tmpfs(cache), fill(cache)], env: { CHARTROOM_CACHE: cache } }), "render", "FILE_UNWRITABLE", "no space left"],
-    ["a read-only cache", (dir: string, cache: string) => ({ mounts: [tmpfs(cache), `mount -o remount,ro ${quote(cache)}`], env: { CHARTROOM_CACHE: cache } }), "render", "FILE_UNWRITABLE", "CHARTROOM_CACHE"],
-    ["a full TMPDIR", (dir: string, cache: string) => ({ mounts: [tmpfs(`${cache}-tmp`, "64k"), fill(`${cache}-tmp`)], env: { TMPDIR: `${cache}-tmp` } }), "render", "FILE_UNWRITABLE", "TMPDIR"],
-    ["a read-only TMPDIR", (dir: string, cache: string) => ({ mounts: [tmpfs(`${cache}-tmp`), `mount -o remount,ro ${quote(`${cache}-tmp`)}`], env: { TMPDIR: `${cache}-tmp` } }), "render", "FILE_UNWRITABLE", "TMPDIR"],
-    ["a read-only platform folder, for lock", (dir: string, cache: string) => ({ mounts: [readOnly(dir)], env: { CHARTROOM_CACHE: cache } }), "lock", "FILE_UNWRITABLE", ".chartroom"],
-    ["a read-only platform folder, for types", (dir: string, cache: string) => ({ mounts: [readOnly(dir)], env: { CHARTROOM_CACHE: cache } }), "types", "FILE_UNWRITABLE", "chartroom.types.ts"],
-  ] as const)("%s: a coded error naming the path, every file unchanged", async (_, setup, command, code, said) => {
-    const dir = await copyPlatform();
-    const cache = join(await tempDir("chartroom-env-"), "mount");
-    const args = command === "render" ? ["render", "webapp", "--stack", "dev"] : command === "types" ? ["types"] : ["lock", "webapp"];
-    if (command === "types") await writeFile(join(dir, "chartroom.types.ts"), "// stale\n");
-    if (command === "lock") await writeFile(join(dir, "chartroom.config.ts"), (await readFile(join(dir, "chartroom.config.ts"), "utf8")).replace('"~1.0.0"', '"^1.0.0"'));
-    const before = await fingerprint(dir, [".cache"]);
-    const outcome = await inNamespace(dir, args, setup(dir, cache));
-    expectCoded(outcome, code, said);
-    expect(await fingerprint(dir, [".cache"])).toStrictEqual(before);
-    expect(await readdir(join(dir, ".chartroom")).catch(() => [])).not.toContain("writer.lock");
-  }, 120_000);
+    [
+      "a full disk under the cache",
+      (_dir: string, cache: string) => ({ mounts: [tmpfs(cache), fill(cache)], env: { CHARTROOM_CACHE: cache } }),
+      "render",
+      "FILE_UNWRITABLE",
+      "no space left",
+    ],
+    [
+      "a read-only cache",
+      (_dir: string, cache: string) => ({ mounts: [tmpfs(cache), `mount -o remount,ro ${quote(cache)}`], env: { CHARTROOM_CACHE: cache } }),
+      "render",
+      "FILE_UNWRITABLE",
+      "CHARTROOM_CACHE",
+    ],
+    [
+      "a full TMPDIR",
+      (_dir: string, cache: string) => ({ mounts: [tmpfs(`${cache}-tmp`, "64k"), fill(`${cache}-tmp`)], env: { TMPDIR: `${cache}-tmp` } }),
+      "render",
+      "FILE_UNWRITABLE",
+      "TMPDIR",
+    ],
+    [
+      "a read-only TMPDIR",
+      (_dir: string, cache: string) => ({ mounts: [tmpfs(`${cache}-tmp`), `mount -o remount,ro ${quote(`${cache}-tmp`)}`], env: { TMPDIR: `${cache}-tmp` } }),
+      "render",
+      "FILE_UNWRITABLE",
+      "TMPDIR",
+    ],
+    [
+      "a read-only platform folder, for lock",
+      (dir: string, cache: string) => ({ mounts: [readOnly(dir)], env: { CHARTROOM_CACHE: cache } }),
+      "lock",
+      "FILE_UNWRITABLE",
+      ".chartroom",
+    ],
+    [
+      "a read-only platform folder, for types",
+      (dir: string, cache: string) => ({ mounts: [readOnly(dir)], env: { CHARTROOM_CACHE: cache } }),
+      "types",
+      "FILE_UNWRITABLE",
+      "chartroom.types.ts",
+    ],
+  ] as const)(
+    "%s: a coded error naming the path, every file unchanged",
+    async (_, setup, command, code, said) => {
+      const dir = await copyPlatform();
+      const cache = join(await tempDir("chartroom-env-"), "mount");
+      const args = command === "render" ? ["render", "webapp", "--stack", "dev"] : command === "types" ? ["types"] : ["lock", "webapp"];
+      if (command === "types") await writeFile(join(dir, "chartroom.types.ts"), "// stale\n");
+      if (command === "lock")
+        await writeFile(join(dir, "chartroom.config.ts"), (await readFile(join(dir, "chartroom.config.ts"), "utf8")).replace('"~1.0.0"', '"^1.0.0"'));
+      const before = await fingerprint(dir, [".cache"]);
+      const outcome = await inNamespace(dir, args, setup(dir, cache));
+      expectCoded(outcome, code, said);
+      expect(await fingerprint(dir, [".cache"])).toStrictEqual(before);
+      expect(await readdir(join(dir, ".chartroom")).catch(() => [])).not.toContain("writer.lock");
+    },
+    120_000,
+  );
 
   it("a full disk under the platform: lock fails without an empty writer lock or a half-written charts.lock.json", async () => {
     const outer = await tempDir("chartroom-env-");
@@ -94,7 +137,21 @@ describe("faults of the environment", () => {
     await writeFile(join(source, "chartroom.config.ts"), (await readFile(join(source, "chartroom.config.ts"), "utf8")).replace('"~1.0.0"', '"^1.0.0"'));
     const before = await fingerprint(source, [".cache"]);
     const script = [tmpfs(dir, "4m"), `cp -r ${quote(source)}/. ${quote(dir)}`, `rm -rf ${quote(join(dir, ".cache"))}`, fill(dir), `cd ${quote(dir)}`];
-    const outcome = await runGroup("unshare", ["--user", "--map-root-user", "--mount", "sh", "-c", [...script, `${quote(process.execPath)} ${quote(cli)} lock webapp; code=$?; rm -f fill; tar -C ${quote(dir)} --exclude=.cache -cf ${quote(join(outer, "after.tar"))} . ; exit $code`].join(" && ")], { cwd: outer, env: { CHARTROOM_CACHE: join(outer, "cache"), HELM_BIN: helmBin, NO_COLOR: "1" }, timeoutMs: 120_000 });
+    const outcome = await runGroup(
+      "unshare",
+      [
+        "--user",
+        "--map-root-user",
+        "--mount",
+        "sh",
+        "-c",
+        [
+          ...script,
+          `${quote(process.execPath)} ${quote(cli)} lock webapp; code=$?; rm -f fill; tar -C ${quote(dir)} --exclude=.cache -cf ${quote(join(outer, "after.tar"))} . ; exit $code`,
+        ].join(" && "),
+      ],
+      { cwd: outer, env: { CHARTROOM_CACHE: join(outer, "cache"), HELM_BIN: helmBin, NO_COLOR: "1" }, timeoutMs: 120_000 },
+    );
     expectCoded(outcome, "FILE_UNWRITABLE", "no space left");
     // What the platform held when the run ended, unpacked outside the namespace.
     const after = join(outer, "after");
@@ -109,12 +166,22 @@ describe("faults of the environment", () => {
     const dir = await copyPlatform();
     const file = join(await tempDir("chartroom-env-"), "cache");
     await writeFile(file, "not a folder");
-    for (const cache of [file, join(file, "below")]) expectCoded(await inNamespace(dir, ["render", "webapp", "--stack", "dev"], { env: { CHARTROOM_CACHE: cache } }), "FILE_UNWRITABLE", "the cache folder is not a folder");
+    for (const cache of [file, join(file, "below")])
+      expectCoded(
+        await inNamespace(dir, ["render", "webapp", "--stack", "dev"], { env: { CHARTROOM_CACHE: cache } }),
+        "FILE_UNWRITABLE",
+        "the cache folder is not a folder",
+      );
   }, 120_000);
 
   it("reads a read-only checkout: check, plan, render and diff need to write nothing in the platform", async () => {
     const dir = await copyPlatform();
-    for (const args of [["check", "--stack", "dev"], ["plan"], ["render", "webapp", "--stack", "dev"], ["diff", "webapp", "--to", "latest", "--stack", "dev"]]) {
+    for (const args of [
+      ["check", "--stack", "dev"],
+      ["plan"],
+      ["render", "webapp", "--stack", "dev"],
+      ["diff", "webapp", "--to", "latest", "--stack", "dev"],
+    ]) {
       const outcome = await inNamespace(dir, args, { mounts: [readOnly(dir)], env: { CHARTROOM_CACHE: join(await tempDir("chartroom-env-cache-"), "c") } });
       expect([0, 2], `${args.join(" ")}: ${outcome.stderr}`).toContain(outcome.code);
       expect(outcome.stderr).toBe("");

@@ -33,7 +33,11 @@ describe("the example repository in charts/", () => {
       let fast = 0;
       let documents = 0;
       for (const archive of (await readdir(join(ROOT, "charts"))).filter((name) => name.endsWith(".tgz"))) {
-        const out = await runHelm(major, ["template", "demo", join(ROOT, "charts", archive), "--include-crds", "--set", "ingress.enabled=true,autoscaling.enabled=true"], await tempDir());
+        const out = await runHelm(
+          major,
+          ["template", "demo", join(ROOT, "charts", archive), "--include-crds", "--set", "ingress.enabled=true,autoscaling.enabled=true"],
+          await tempDir(),
+        );
         for (const document of out.split(/^---$/m).filter((d) => d.replace(/^\s*#.*$/gm, "").trim() !== "")) {
           documents++;
           const value = parseBlockYaml(document);

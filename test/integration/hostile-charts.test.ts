@@ -24,31 +24,38 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 describe("a chart whose schema references URLs and files", () => {
-  it.each([[4], [3]] as const)("is rendered and locked without a request (helm %i), and check names each reference", async (major) => {
-    const listener = await countingListener("127.0.0.1");
-    try {
-      const schema = JSON.stringify({ type: "object", properties: { name: { $ref: `${listener.origin}/name.json` }, other: { $ref: "file:///etc/hostname" } } });
-      const dir = await platformWith(schema);
-      const env = major === 3 ? { HELM_BIN: await helm(3) } : {};
-      const locked = await cli(dir, ["lock", "hostile"], env);
-      expect(locked.errors).toBe("");
-      const rendered = await cli(dir, ["render", "hostile", "--stack", "dev"], env);
-      expect(rendered.exitCode, rendered.errors).toBe(0);
-      expect(rendered.output).toContain("name: ok");
-      const checked = await cli(dir, ["check", "hostile", "--stack", "dev"], env);
-      expect(checked.exitCode).toBe(2);
-      const findings = checked.output.split("\n").filter((line) => line.includes("(schema-external-ref)"));
-      expect(findings).toStrictEqual([
-        `error (chart default) hostile [dev] values.schema.json#/properties/name/$ref: the chart's values.schema.json references "${listener.origin}/name.json": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
-        `error (chart default) hostile [dev] values.schema.json#/properties/other/$ref: the chart's values.schema.json references "file:///etc/hostname": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
-      ]);
-      const typed = await cli(dir, ["types"], env);
-      expect(typed.exitCode, typed.errors).toBe(0);
-      expect(listener.connections()).toBe(0);
-    } finally {
-      await listener.close();
-    }
-  }, 120_000);
+  it.each([[4], [3]] as const)(
+    "is rendered and locked without a request (helm %i), and check names each reference",
+    async (major) => {
+      const listener = await countingListener("127.0.0.1");
+      try {
+        const schema = JSON.stringify({
+          type: "object",
+          properties: { name: { $ref: `${listener.origin}/name.json` }, other: { $ref: "file:///etc/hostname" } },
+        });
+        const dir = await platformWith(schema);
+        const env = major === 3 ? { HELM_BIN: await helm(3) } : {};
+        const locked = await cli(dir, ["lock", "hostile"], env);
+        expect(locked.errors).toBe("");
+        const rendered = await cli(dir, ["render", "hostile", "--stack", "dev"], env);
+        expect(rendered.exitCode, rendered.errors).toBe(0);
+        expect(rendered.output).toContain("name: ok");
+        const checked = await cli(dir, ["check", "hostile", "--stack", "dev"], env);
+        expect(checked.exitCode).toBe(2);
+        const findings = checked.output.split("\n").filter((line) => line.includes("(schema-external-ref)"));
+        expect(findings).toStrictEqual([
+          `error (chart default) hostile [dev] values.schema.json#/properties/name/$ref: the chart's values.schema.json references "${listener.origin}/name.json": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
+          `error (chart default) hostile [dev] values.schema.json#/properties/other/$ref: the chart's values.schema.json references "file:///etc/hostname": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
+        ]);
+        const typed = await cli(dir, ["types"], env);
+        expect(typed.exitCode, typed.errors).toBe(0);
+        expect(listener.connections()).toBe(0);
+      } finally {
+        await listener.close();
+      }
+    },
+    120_000,
+  );
 });
 
 describe("a chart's schema that would make a run hang or crash", () => {
@@ -74,7 +81,9 @@ describe("a chart's schema that would make a run hang or crash", () => {
   }, 60_000);
 
   it("checks values against a 300,000-value enum in under 2 s", async () => {
-    const dir = await platformWith(JSON.stringify({ type: "object", properties: { name: { enum: ["ok", ...Array.from({ length: 300_000 }, (_, i) => `v${i}`)] } } }));
+    const dir = await platformWith(
+      JSON.stringify({ type: "object", properties: { name: { enum: ["ok", ...Array.from({ length: 300_000 }, (_, i) => `v${i}`)] } } }),
+    );
     expect((await cli(dir, ["lock", "hostile"])).errors).toBe("");
     await mkdir(join(dir, "values", "hostile"), { recursive: true });
     await writeFile(join(dir, "values", "hostile", "values.yaml"), "name: nope\n");
@@ -93,7 +102,10 @@ describe("a chart's schema that would make a run hang or crash", () => {
 
   it("cuts a template's fail message of a megabyte to a few KB, in the error and in check", async () => {
     const dir = await copyPlatform();
-    await addChart(dir, "hostile", { "values.yaml": "loud: false\n", "templates/cm.yaml": `{{ if .Values.loud }}{{ fail (repeat 1000000 "x") }}{{ end }}\n${CONFIGMAP}` });
+    await addChart(dir, "hostile", {
+      "values.yaml": "loud: false\n",
+      "templates/cm.yaml": `{{ if .Values.loud }}{{ fail (repeat 1000000 "x") }}{{ end }}\n${CONFIGMAP}`,
+    });
     expect((await cli(dir, ["lock", "hostile"])).errors).toBe("");
     await mkdir(join(dir, "values", "hostile"), { recursive: true });
     await writeFile(join(dir, "values", "hostile", "values.yaml"), "loud: true\n");
@@ -115,8 +127,11 @@ describe("a chart that renders what the API server refuses", () => {
     expect((await cli(dir, ["lock", "hostile"])).errors).toBe("");
     const checked = await cli(dir, ["check", "hostile", "--stack", "dev"]);
     expect(checked.exitCode).toBe(2);
-    expect(checked.output).toContain("error ConfigMap web/hostile hostile [dev]: is rendered 2 times by this chart: only one of them can exist (duplicate-object)");
-    expect(checked.output).toContain(`hostile [dev] metadata.name: has a name of 260 characters; the API server refuses names over 253 for a ConfigMap (object-name)`);
+    expect(checked.output).toContain(
+      "error ConfigMap web/hostile hostile [dev]: is rendered 2 times by this chart: only one of them can exist (duplicate-object)",
+    );
+    expect(checked.output).toContain(
+      `hostile [dev] metadata.name: has a name of 260 characters; the API server refuses names over 253 for a ConfigMap (object-name)`,
+    );
   }, 60_000);
 });
-

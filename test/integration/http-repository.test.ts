@@ -48,17 +48,25 @@ describe.each([3, 4] as const)("an HTTP repository packaged by Helm %i", (major)
 
   it("locks charts over Basic auth, recording digests and no credentials", async () => {
     const { server, platform, repo } = await setup(major);
-    await writeConfig(platform, { url: `${server.url}/`, auth: AUTH }, {
-      webapp: { repository: "remote", version: "~1.0.0", namespace: "web" },
-      ledger: { repository: "remote", version: "^0.1.0", namespace: "ledger" },
-    });
+    await writeConfig(
+      platform,
+      { url: `${server.url}/`, auth: AUTH },
+      {
+        webapp: { repository: "remote", version: "~1.0.0", namespace: "web" },
+        ledger: { repository: "remote", version: "^0.1.0", namespace: "ledger" },
+      },
+    );
     const result = await cli(platform, ["lock"], ENV);
     expect(result.errors).toBe("");
     expect(result.exitCode).toBe(0);
     const lockText = await readFile(join(platform, "charts.lock.json"), "utf8");
     const lock = JSON.parse(lockText);
     const index = parse(await readFile(join(repo, "index.yaml"), "utf8"));
-    expect(lock.charts.webapp).toMatchObject({ version: "1.0.1", digest: `sha256:${index.entries.webapp.find((e: { version: string }) => e.version === "1.0.1").digest}`, url: "webapp-1.0.1.tgz" });
+    expect(lock.charts.webapp).toMatchObject({
+      version: "1.0.1",
+      digest: `sha256:${index.entries.webapp.find((e: { version: string }) => e.version === "1.0.1").digest}`,
+      url: "webapp-1.0.1.tgz",
+    });
     expect(lock.charts.ledger.engine.name).toBe("release");
     expect(lockText).not.toContain(PASSWORD);
     expect(await allText(join(platform, ".cache"))).not.toContain(PASSWORD);
@@ -107,7 +115,11 @@ describe("HTTP repository behaviour", () => {
 
   it("names a missing caFile with a coded error, no stack trace, and writes nothing", async () => {
     const { server, platform } = await setup(4);
-    await writeConfig(platform, { url: server.url, auth: AUTH, caFile: "certs/missing.pem" }, { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } });
+    await writeConfig(
+      platform,
+      { url: server.url, auth: AUTH, caFile: "certs/missing.pem" },
+      { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } },
+    );
     const result = await cli(platform, ["lock"], ENV);
     expect(result.exitCode).toBe(1);
     // (The user name "platform" is a credential here, so the folder of that name is masked too.)
@@ -177,7 +189,7 @@ describe("HTTP repository behaviour", () => {
 
   it("names the line of a malformed index.yaml", async () => {
     const { server, platform } = await setup(4);
-    server.faults.override.set("index.yaml", Buffer.from("apiVersion: v1\nentries:\n  webapp:\n    - version: \"1.0.0\n"));
+    server.faults.override.set("index.yaml", Buffer.from('apiVersion: v1\nentries:\n  webapp:\n    - version: "1.0.0\n'));
     await writeConfig(platform, { url: server.url, auth: AUTH }, { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } });
     const result = await cli(platform, ["lock"], ENV);
     expect(result.errors).toContain("INDEX_INVALID");

@@ -17,7 +17,48 @@ import { tempDir } from "../helpers/tmp.js";
 
 const run = promisify(execFile);
 
-const PLAIN = ["0755", "0644", "0", "-0", "+12", "012", "08", "0x1F", "0o17", "0b101", "1_000", "1e3", "1.5", ".5", "1.", "-2.5e-3", "yes", "Yes", "no", "NO", "on", "Off", "y", "n", "Y", "true", "False", "~", "null", "2024-01-01", "2001-12-14t21:59:43.10-05:00", "12:30", "1.2.3", "v1", "abc", "0755a", "1_0x", "+.5", "-.5", "0.0"];
+const PLAIN = [
+  "0755",
+  "0644",
+  "0",
+  "-0",
+  "+12",
+  "012",
+  "08",
+  "0x1F",
+  "0o17",
+  "0b101",
+  "1_000",
+  "1e3",
+  "1.5",
+  ".5",
+  "1.",
+  "-2.5e-3",
+  "yes",
+  "Yes",
+  "no",
+  "NO",
+  "on",
+  "Off",
+  "y",
+  "n",
+  "Y",
+  "true",
+  "False",
+  "~",
+  "null",
+  "2024-01-01",
+  "2001-12-14t21:59:43.10-05:00",
+  "12:30",
+  "1.2.3",
+  "v1",
+  "abc",
+  "0755a",
+  "1_0x",
+  "+.5",
+  "-.5",
+  "0.0",
+];
 const KEYS = ["plain", "y", "n", "on", "off", "yes", "no", "true", "1", "010"];
 
 function random(seed: number): () => number {
@@ -51,7 +92,11 @@ function discovery(): Promise<Server> {
   const docs: Record<string, unknown> = {
     "/api": { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [] },
     "/apis": { kind: "APIGroupList", apiVersion: "v1", groups: [] },
-    "/api/v1": { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "configmaps", singularName: "", namespaced: true, kind: "ConfigMap", verbs }] },
+    "/api/v1": {
+      kind: "APIResourceList",
+      groupVersion: "v1",
+      resources: [{ name: "configmaps", singularName: "", namespaced: true, kind: "ConfigMap", verbs }],
+    },
   };
   const server = createServer((req, res) => {
     const doc = docs[new URL(req.url ?? "/", "http://x").pathname];
@@ -82,7 +127,11 @@ describe("manifests decoded as kubectl decodes them", () => {
     const text = documents.join("---\n");
     await writeFile(join(dir, "manifest.yaml"), text);
     const port = (server.address() as AddressInfo).port;
-    const { stdout } = await run(await kubectl(), ["--server", `http://127.0.0.1:${port}`, "create", "--dry-run=client", "-o", "json", "--validate=false", "-f", join(dir, "manifest.yaml")], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: join(dir, "none") }, maxBuffer: 64 << 20 });
+    const { stdout } = await run(
+      await kubectl(),
+      ["--server", `http://127.0.0.1:${port}`, "create", "--dry-run=client", "-o", "json", "--validate=false", "-f", join(dir, "manifest.yaml")],
+      { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: join(dir, "none") }, maxBuffer: 64 << 20 },
+    );
     const theirs = objects(stdout);
     const ours = parseManifest(text, "default", "generated");
     expect(ours).toHaveLength(300);
@@ -93,7 +142,11 @@ describe("manifests decoded as kubectl decodes them", () => {
   });
 
   it("reads defaultMode: 0755 as 493, as the API server does", async () => {
-    const [pod] = parseManifest("apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n  volumes:\n    - name: s\n      secret:\n        secretName: s\n        defaultMode: 0755\n", "default", "p");
-    expect((pod?.body.spec as { volumes: { secret: { defaultMode: number } }[] }).volumes[0]?.secret.defaultMode).toBe(493);
+    const [pod] = parseManifest(
+      "apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n  volumes:\n    - name: s\n      secret:\n        secretName: s\n        defaultMode: 0755\n",
+      "default",
+      "p",
+    );
+    expect((pod?.body.spec as { volumes: { secret: { defaultMode: number } }[] } | undefined)?.volumes[0]?.secret.defaultMode).toBe(493);
   });
 });

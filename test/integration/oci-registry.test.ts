@@ -62,7 +62,11 @@ const charts = (version = "~1.0.0") => ({ webapp: { repository: "remote", versio
 describe("an OCI registry (distribution 2.8 on loopback, charts pushed by Helm 3 and 4)", () => {
   it("locks a chart with the manifest digest and the archive digest in separate fields", async () => {
     const dir = await tempDir();
-    await writeConfig(dir, { url: `oci://${registry.host}/charts`, plainHttp: true }, { ...charts(), ledger: { repository: "remote", version: "^0.1.0", namespace: "ledger" } });
+    await writeConfig(
+      dir,
+      { url: `oci://${registry.host}/charts`, plainHttp: true },
+      { ...charts(), ledger: { repository: "remote", version: "^0.1.0", namespace: "ledger" } },
+    );
     const result = await cli(dir, ["lock"]);
     expect(result.errors).toBe("");
     const lock = JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8"));
@@ -119,7 +123,9 @@ describe("an OCI registry (distribution 2.8 on loopback, charts pushed by Helm 3
     const first = /Digest: (sha256:\S+)/.exec(await helmPush(4, archive("webapp-1.0.1.tgz"), target, { dir: home, plainHttp: true }))?.[1];
     await writeConfig(dir, { url: target, plainHttp: true }, charts());
     expect((await cli(dir, ["lock"])).errors).toBe("");
-    const second = /Digest: (sha256:\S+)/.exec(await helmPush(3, await repackaged(dir, "webapp", "1.0.1", "republished"), target, { dir: home, plainHttp: true }))?.[1];
+    const second = /Digest: (sha256:\S+)/.exec(
+      await helmPush(3, await repackaged(dir, "webapp", "1.0.1", "republished"), target, { dir: home, plainHttp: true }),
+    )?.[1];
     expect(second).not.toBe(first);
     const before = await snapshot(dir, ["charts.lock.json"]);
     const frozen = await cli(dir, ["lock", "--frozen"]);
@@ -142,8 +148,15 @@ describe("an OCI registry (distribution 2.8 on loopback, charts pushed by Helm 3
 
   it("refuses an artifact that is not a Helm chart", async () => {
     const dir = await tempDir();
-    await pushArtifact(registry.base, "charts/notachart", "1.0.0", "application/vnd.oci.image.config.v1+json", { mediaType: HELM_CHART_MEDIA_TYPE, data: await readFile(archive("webapp-1.0.0.tgz")) });
-    await writeConfig(dir, { url: `oci://${registry.host}/charts`, plainHttp: true }, { notachart: { repository: "remote", version: "1.0.0", namespace: "x" } });
+    await pushArtifact(registry.base, "charts/notachart", "1.0.0", "application/vnd.oci.image.config.v1+json", {
+      mediaType: HELM_CHART_MEDIA_TYPE,
+      data: await readFile(archive("webapp-1.0.0.tgz")),
+    });
+    await writeConfig(
+      dir,
+      { url: `oci://${registry.host}/charts`, plainHttp: true },
+      { notachart: { repository: "remote", version: "1.0.0", namespace: "x" } },
+    );
     const result = await cli(dir, ["lock"]);
     expect(result.errors).toContain("is not a Helm chart: its config media type is application/vnd.oci.image.config.v1+json");
   });

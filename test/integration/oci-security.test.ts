@@ -24,7 +24,8 @@ let foreign: CountingListener;
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "chartroom-oci-security-"));
   registry = await startRegistry(home);
-  for (const file of ["webapp-1.0.0.tgz", "webapp-1.0.1.tgz", "webapp-1.1.0.tgz"]) await helmPush(4, join(ROOT, "charts", file), `oci://${registry.host}/charts`, { dir: home, plainHttp: true });
+  for (const file of ["webapp-1.0.0.tgz", "webapp-1.0.1.tgz", "webapp-1.1.0.tgz"])
+    await helmPush(4, join(ROOT, "charts", file), `oci://${registry.host}/charts`, { dir: home, plainHttp: true });
   foreign = await countingListener("127.0.0.3");
 });
 

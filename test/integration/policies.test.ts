@@ -16,7 +16,12 @@ async function withBrokenWebapp(): Promise<string> {
   const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
   await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
   await editFile(join(chart, "templates", "service.yaml"), (text) => text.replace("targetPort: http", "targetPort: web"));
-  await editFile(join(chart, "templates", "deployment.yaml"), (text) => text.replace("              protocol: TCP\n", "              protocol: TCP\n          readinessProbe:\n            httpGet: { path: /ready, port: health }\n"));
+  await editFile(join(chart, "templates", "deployment.yaml"), (text) =>
+    text.replace(
+      "              protocol: TCP\n",
+      "              protocol: TCP\n          readinessProbe:\n            httpGet: { path: /ready, port: health }\n",
+    ),
+  );
   await writeFile(
     join(chart, "templates", "metrics-service.yaml"),
     'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include "webapp.fullname" . }}-metrics\nspec:\n  ports:\n    - { name: metrics, port: 9100, targetPort: 8080 }\n  selector:\n    app.kubernetes.io/nmae: {{ .Chart.Name }}\n',
@@ -47,7 +52,9 @@ describe("policies on the example platform", () => {
     expect(result.exitCode).toBe(0);
     const lines = result.output.split("\n");
     expect(lines.filter((line) => line.startsWith("error"))).toStrictEqual([]);
-    expect(lines).toContain("  excepted in policies/platform.yaml: the operator's chart has no resources value before 1.1.0; requests come with that upgrade (until 2027-06-30)");
+    expect(lines).toContain(
+      "  excepted in policies/platform.yaml: the operator's chart has no resources value before 1.1.0; requests come with that upgrade (until 2027-06-30)",
+    );
     expect(lines.at(-1)).toMatch(/^0 error\(s\), \d+ warning\(s\), \d+ note\(s\) in 4 chart\/stack pair\(s\)$/);
   });
 
@@ -57,7 +64,13 @@ describe("policies on the example platform", () => {
     const result = await cli(dir, ["check", "webapp", "--stack", "dev", "--format", "json"]);
     expect(result.exitCode).toBe(2);
     const found = JSON.parse(result.output).findings.filter((f: JsonFinding) => f.rule === "not-in-default-namespace");
-    expect(found.map((f: JsonFinding) => f.object).sort()).toStrictEqual(["ConfigMap default/webapp-config", "Deployment.apps default/webapp", "Ingress.networking.k8s.io default/webapp", "Secret default/webapp-auth", "Service default/webapp"]);
+    expect(found.map((f: JsonFinding) => f.object).sort()).toStrictEqual([
+      "ConfigMap default/webapp-config",
+      "Deployment.apps default/webapp",
+      "Ingress.networking.k8s.io default/webapp",
+      "Secret default/webapp-auth",
+      "Service default/webapp",
+    ]);
   });
 
   it("fail once the example's exception has expired, naming it", async () => {
@@ -65,7 +78,9 @@ describe("policies on the example platform", () => {
     const result = await cli(dir, ["check", "widgets-operator", "--stack", "dev"], { CHARTROOM_TODAY: "2027-07-01" });
     expect(result.exitCode).toBe(2);
     const lines = result.output.split("\n");
-    expect(lines).toContain("error policies/platform.yaml:8:5 widgets-operator [dev]: the exception for resource-requests expired on 2027-06-30 (\"the operator's chart has no resources value before 1.1.0; requests come with that upgrade\") (policy-exception-expired)");
+    expect(lines).toContain(
+      'error policies/platform.yaml:8:5 widgets-operator [dev]: the exception for resource-requests expired on 2027-06-30 ("the operator\'s chart has no resources value before 1.1.0; requests come with that upgrade") (policy-exception-expired)',
+    );
     expect(lines.find((line) => line.includes("(resource-requests)"))).toMatch(/^warning /);
   });
 
@@ -104,7 +119,10 @@ describe("policies on the example platform", () => {
     const rule = (id: string, condition: string, head = "") =>
       `import { definePolicy } from "chartroom";\n${head}\nexport default definePolicy({ id: "${id}", description: "a test rule", severity: "warning", check(objects) { return ${condition} ? objects.slice(0, 1).map((object) => ({ object, message: "flagged" })) : []; } });\n`;
     await writeFile(join(dir, "policies", "imports.ts"), rule("imports-flag", "FLAG", 'import { FLAG } from "./lib/flag.js";'));
-    await writeFile(join(dir, "policies", "reads.ts"), rule("reads-file", `readFileSync(${JSON.stringify(join(dir, "data.txt"))}, "utf8") === "loud"`, 'import { readFileSync } from "node:fs";'));
+    await writeFile(
+      join(dir, "policies", "reads.ts"),
+      rule("reads-file", `readFileSync(${JSON.stringify(join(dir, "data.txt"))}, "utf8") === "loud"`, 'import { readFileSync } from "node:fs";'),
+    );
     await writeFile(join(dir, "policies", "env.ts"), rule("env-flag", 'process.env.CHARTROOM_TEST_FLAG === "on"'));
     const quiet = await findings();
     expect(quiet.filter((line) => /flag|reads-file/.test(line))).toStrictEqual([]);
@@ -129,7 +147,8 @@ describe("policies on the example platform", () => {
     expect(await findings()).not.toContain("warning env-flag");
     // The environment value never reaches the record, only its keyed digest.
     await withFlag("planted-flag-value-42");
-    for (const name of await readdir(join(dir, ".cache", "findings"))) expect(await readFile(join(dir, ".cache", "findings", name), "utf8")).not.toContain("planted-flag-value-42");
+    for (const name of await readdir(join(dir, ".cache", "findings")))
+      expect(await readFile(join(dir, ".cache", "findings", name), "utf8")).not.toContain("planted-flag-value-42");
     // A rule that asks the clock is run every time: no record is written for it.
     await writeFile(join(dir, "policies", "clock.ts"), rule("clock", "Date.now() < 0"));
     const before = await records();
@@ -143,12 +162,17 @@ describe("policies on the example platform", () => {
     await editFile(join(dir, "policies", "platform.yaml"), (text) => text.replace("privilege-escalation: info", "privilege-escalaton: info"));
     const result = await cli(dir, ["check"]);
     expect(result.exitCode).toBe(1);
-    expect(result.errors).toContain('error POLICY_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)');
+    expect(result.errors).toContain(
+      'error POLICY_INVALID: policies/platform.yaml names the rule "privilege-escalaton", which does not exist (did you mean "privilege-escalation"?)',
+    );
   });
 
   it("name a custom rule that throws, with its file and the chart, as the rule's mistake", async () => {
     const dir = await copyPlatform();
-    await writeFile(join(dir, "policies", "broken.ts"), 'import { definePolicy } from "chartroom";\nexport default definePolicy({ id: "broken", description: "throws", severity: "error", check() { throw new Error("no such label"); } });\n');
+    await writeFile(
+      join(dir, "policies", "broken.ts"),
+      'import { definePolicy } from "chartroom";\nexport default definePolicy({ id: "broken", description: "throws", severity: "error", check() { throw new Error("no such label"); } });\n',
+    );
     const result = await cli(dir, ["check", "webapp", "--stack", "dev"]);
     expect(result.exitCode).toBe(1);
     expect(result.errors).toMatch(/^error POLICY_RULE_FAILED: the rule broken \(policies\/broken\.ts\) threw on chart \w[\w-]*, stack dev: no such label$/m);

@@ -29,9 +29,14 @@ async function gpg(...args: string[]): Promise<string> {
 /** webapp 1.0.1 signed by Alice, 1.1.0 by Bob, 1.0.0 unsigned, as `helm package --sign` leaves them. */
 async function signedRepository(dir: string): Promise<void> {
   const helm4 = await helm(4);
-  for (const [version, signer] of [["1.0.0", undefined], ["1.0.1", "alice"], ["1.1.0", "bob"]] as const) {
+  for (const [version, signer] of [
+    ["1.0.0", undefined],
+    ["1.0.1", "alice"],
+    ["1.1.0", "bob"],
+  ] as const) {
     const chart = await materialise("webapp", version, join(work, "src", version));
-    const sign = signer === undefined ? [] : ["--sign", "--key", signer === "alice" ? "Alice Publisher" : "Bob Publisher", "--keyring", join(work, "secring.gpg")];
+    const sign =
+      signer === undefined ? [] : ["--sign", "--key", signer === "alice" ? "Alice Publisher" : "Bob Publisher", "--keyring", join(work, "secring.gpg")];
     await run(helm4, ["package", chart, "--destination", dir, ...sign]);
   }
   await run(helm4, ["repo", "index", dir]);
@@ -42,13 +47,22 @@ beforeAll(async () => {
   gnupg = join(work, "gnupg");
   await mkdir(gnupg, { mode: 0o700 });
   // RSA: the signing code of Helm 3 reads no other kind.
-  for (const [name, who] of [["alice", "Alice Publisher <alice@example.test>"], ["bob", "Bob Publisher <bob@example.test>"]] as const) {
+  for (const [name, who] of [
+    ["alice", "Alice Publisher <alice@example.test>"],
+    ["bob", "Bob Publisher <bob@example.test>"],
+  ] as const) {
     await gpg("--quick-gen-key", who, "rsa2048", "sign", "never");
-    await writeFile(join(work, `${name}.gpg`), Buffer.from(await run("gpg", ["--export", who], { env: { ...process.env, GNUPGHOME: gnupg }, encoding: "buffer" }).then((out) => out.stdout)));
+    await writeFile(
+      join(work, `${name}.gpg`),
+      Buffer.from(await run("gpg", ["--export", who], { env: { ...process.env, GNUPGHOME: gnupg }, encoding: "buffer" }).then((out) => out.stdout)),
+    );
     fingerprints[name] = /^fpr:+([0-9A-F]{40}):/m.exec(await gpg("--with-colons", "--fingerprint", who))?.[1] ?? "";
   }
   await writeFile(join(work, "both.gpg"), Buffer.concat([await readFile(join(work, "alice.gpg")), await readFile(join(work, "bob.gpg"))]));
-  await writeFile(join(work, "secring.gpg"), Buffer.from((await run("gpg", ["--export-secret-keys"], { env: { ...process.env, GNUPGHOME: gnupg }, encoding: "buffer" })).stdout));
+  await writeFile(
+    join(work, "secring.gpg"),
+    Buffer.from((await run("gpg", ["--export-secret-keys"], { env: { ...process.env, GNUPGHOME: gnupg }, encoding: "buffer" })).stdout),
+  );
   await signedRepository(join(work, "signed"));
 }, 120_000);
 
@@ -64,7 +78,10 @@ async function platform(options: { keyring?: string; version?: string; url?: str
   await editFile(join(dir, "chartroom.config.ts"), (text) =>
     text
       .replace('local: "file://./charts",', `local: "file://./charts",\n    signed: { url: "${url}", verify: { keyring: "keyring.gpg" } },`)
-      .replace('webapp: { repository: "local", version: "~1.0.0"', `webapp: { repository: "signed", version: "${options.version ?? "1.0.1"}"${options.chartVerify ?? ""}`),
+      .replace(
+        'webapp: { repository: "local", version: "~1.0.0"',
+        `webapp: { repository: "signed", version: "${options.version ?? "1.0.1"}"${options.chartVerify ?? ""}`,
+      ),
   );
   return dir;
 }
@@ -134,7 +151,9 @@ describe("provenance checked before a chart is pinned", () => {
     const dir = await platform();
     await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace(', verify: { keyring: "keyring.gpg" }', ""));
     expect((await cli(dir, ["lock"])).errors).toBe("");
-    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('signed: { url: "file://./signed"', 'signed: { url: "file://./signed", verify: { keyring: "keyring.gpg" }'));
+    await editFile(join(dir, "chartroom.config.ts"), (text) =>
+      text.replace('signed: { url: "file://./signed"', 'signed: { url: "file://./signed", verify: { keyring: "keyring.gpg" }'),
+    );
     const frozen = await cli(dir, ["lock", "--frozen"]);
     expect(frozen.errors).toContain("error LOCK_STALE:");
     expect(frozen.errors).toContain("webapp: provenance to be verified");
@@ -145,7 +164,10 @@ describe("provenance checked before a chart is pinned", () => {
     const dir = await platform({ url: `${server.url}/` });
     expect((await cli(dir, ["lock"])).errors).toBe("");
     expect(server.requests.some((request) => request.url.endsWith("webapp-1.0.1.tgz.prov"))).toBe(true);
-    server.faults.override.set("webapp-1.0.1.tgz.prov", Buffer.from((await readFile(join(work, "signed", "webapp-1.0.1.tgz.prov"), "utf8")).replace("A small web application", "A small web applicatiom")));
+    server.faults.override.set(
+      "webapp-1.0.1.tgz.prov",
+      Buffer.from((await readFile(join(work, "signed", "webapp-1.0.1.tgz.prov"), "utf8")).replace("A small web application", "A small web applicatiom")),
+    );
     await refused(dir, ["lock", "webapp", "--accept-republished"], "does not verify");
   });
 
@@ -157,7 +179,8 @@ describe("provenance checked before a chart is pinned", () => {
       home = await mkdtemp(join(tmpdir(), "chartroom-provenance-oci-"));
       registry = await startRegistry(home);
       // helm push sends the .prov beside the archive as a layer of its own.
-      for (const version of ["1.0.1", "1.0.0"]) await helmPush(4, join(work, "signed", `webapp-${version}.tgz`), `oci://${registry.host}/charts`, { dir: home, plainHttp: true });
+      for (const version of ["1.0.1", "1.0.0"])
+        await helmPush(4, join(work, "signed", `webapp-${version}.tgz`), `oci://${registry.host}/charts`, { dir: home, plainHttp: true });
     }, 60_000);
 
     afterAll(async () => {
@@ -167,7 +190,9 @@ describe("provenance checked before a chart is pinned", () => {
 
     it("verifies the provenance layer, and refuses a version pushed without one", async () => {
       const dir = await platform();
-      await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('signed: { url: "file://./signed"', `signed: { url: "oci://${registry.host}/charts", plainHttp: true`));
+      await editFile(join(dir, "chartroom.config.ts"), (text) =>
+        text.replace('signed: { url: "file://./signed"', `signed: { url: "oci://${registry.host}/charts", plainHttp: true`),
+      );
       const result = await cli(dir, ["lock"]);
       expect(result.errors).toBe("");
       expect(JSON.parse(await readFile(join(dir, "charts.lock.json"), "utf8")).charts.webapp.signer.fingerprint).toBe(fingerprints.alice);

@@ -34,10 +34,22 @@ beforeAll(async () => {
   certs = await makeCertificates(home, [REGISTRY_HOST]);
   registry = await startRegistry(home, { tls: certs, htpasswd: { username: USER, password: PASSWORD } });
   await helmLogin(4, registry.host, USER, PASSWORD, { dir: home, caFile: certs.ca });
-  for (const file of ["webapp-1.0.0.tgz", "webapp-1.0.1.tgz"]) await helmPush(4, join(ROOT, "charts", file), `oci://${registry.host}/private`, { dir: home, caFile: certs.ca });
+  for (const file of ["webapp-1.0.0.tgz", "webapp-1.0.1.tgz"])
+    await helmPush(4, join(ROOT, "charts", file), `oci://${registry.host}/private`, { dir: home, caFile: certs.ca });
   const served = join(home, "served");
   await mkdir(served);
-  repository = await serveRepository(await helmRepository(4, served, [["webapp", "1.0.0"], ["webapp", "1.0.1"]], `http://${CHARTS_HOST}/`), { basic: { username: USER, password: PASSWORD } });
+  repository = await serveRepository(
+    await helmRepository(
+      4,
+      served,
+      [
+        ["webapp", "1.0.0"],
+        ["webapp", "1.0.1"],
+      ],
+      `http://${CHARTS_HOST}/`,
+    ),
+    { basic: { username: USER, password: PASSWORD } },
+  );
   port = (url) => Number(new URL(url).port);
 });
 
@@ -166,7 +178,14 @@ describe("repositories behind HTTPS_PROXY / HTTP_PROXY", () => {
       expect(untrusted.errors).toContain("NODE_EXTRA_CA_CERTS");
       expect(through.tunnels).toStrictEqual([]);
       // Node reads NODE_EXTRA_CA_CERTS as it starts: the compiled CLI, in a process of its own.
-      const env = { ...ENV, HTTPS_PROXY: through.url, NODE_EXTRA_CA_CERTS: certs.ca, CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" };
+      const env = {
+        ...ENV,
+        HTTPS_PROXY: through.url,
+        NODE_EXTRA_CA_CERTS: certs.ca,
+        CHARTROOM_CACHE: join(dir, ".cache"),
+        HELM_BIN: await helm(4),
+        NO_COLOR: "1",
+      };
       const trusted = await runGroup(process.execPath, [compiledCli(), "lock"], { cwd: dir, env, timeoutMs: 120_000 });
       expect(trusted.stderr).toBe("");
       expect(trusted.code).toBe(0);

@@ -53,7 +53,10 @@ beforeAll(async () => {
     });
     return original(req, callback);
   };
-  pulumi.runtime.setAllConfig({ "platform:kubeconfig": "apiVersion: v1\nkind: Config\n", "platform:webappPassword": PASSWORD }, ["platform:kubeconfig", "platform:webappPassword"]);
+  pulumi.runtime.setAllConfig({ "platform:kubeconfig": "apiVersion: v1\nkind: Config\n", "platform:webappPassword": PASSWORD }, [
+    "platform:kubeconfig",
+    "platform:webappPassword",
+  ]);
 });
 
 interface RegisterRequest {
@@ -102,8 +105,18 @@ describe("the example Pulumi program, under mocks", () => {
 
   it("deploys the hook chart as helm.v3.Release with the platform's release defaults", async () => {
     const release = resource("kubernetes:helm.sh/v3:Release", "ledger");
-    expect(release?.inputs).toMatchObject({ chart: ".chartroom/charts/ledger-0.1.0-fe593585f948.tgz", namespace: "ledger", allowNullValues: true, atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, waitForJobs: true, values: { database: { host: "postgres.data.svc" } } });
-    expect((release?.inputs.values as Record<string, unknown>)[SECRET_SIG]).toBeUndefined();
+    expect(release?.inputs).toMatchObject({
+      chart: ".chartroom/charts/ledger-0.1.0-fe593585f948.tgz",
+      namespace: "ledger",
+      allowNullValues: true,
+      atomic: true,
+      timeout: 600,
+      maxHistory: 10,
+      cleanupOnFail: true,
+      waitForJobs: true,
+      values: { database: { host: "postgres.data.svc" } },
+    });
+    expect((release?.inputs.values as Record<string, unknown> | undefined)?.[SECRET_SIG]).toBeUndefined();
     expect(resource("kubernetes:helm.sh/v4:Chart", "ledger")).toBeUndefined();
   });
 
@@ -119,7 +132,9 @@ describe("the example Pulumi program, under mocks", () => {
   it("turns dependsOn between charts into Pulumi dependsOn between deployments", () => {
     const storefront = resource("chartroom:index:ChartDeployment", "storefront");
     expect(storefront?.dependencies.some((urn) => urn.endsWith("::widgets-operator"))).toBe(true);
-    expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual(["urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web"]);
+    expect(resource("chartroom:index:ChartDeployment", "webapp")?.dependencies).toStrictEqual([
+      "urn:pulumi:dev::platform::kubernetes:core/v1:Namespace::namespace-web",
+    ]);
   });
 
   it("runs under plain setMocks: the mock monitor gets helm.v4.Chart without transforms (it has no children to give them to)", () => {
@@ -144,13 +159,23 @@ describe("deployCharts", () => {
   const provider = () => new k8s.Provider(`p-${Math.random()}`, { kubeconfig: "x" });
 
   it("keeps secret values given in code secret", async () => {
-    const deployments = await deployCharts(await config(), { stack: "dev", provider: provider(), dir: ROOT, values: { webapp: { auth: { password: pulumi.secret("in-code-secret") } } } });
+    const deployments = await deployCharts(await config(), {
+      stack: "dev",
+      provider: provider(),
+      dir: ROOT,
+      values: { webapp: { auth: { password: pulumi.secret("in-code-secret") } } },
+    });
     expect(await pulumi.isSecret(deployments.webapp!.values)).toBe(true);
     expect(await pulumi.isSecret(deployments.ledger!.values)).toBe(false);
   });
 
   it("checks values given in code, Outputs included but unchecked, and never prints a value", async () => {
-    const error = await deployCharts(await config(), { stack: "dev", provider: provider(), dir: ROOT, values: { webapp: { replicaCount: "three-planted" as unknown as number, auth: { password: pulumi.output("later") } } } }).catch((e: unknown) => e);
+    const error = await deployCharts(await config(), {
+      stack: "dev",
+      provider: provider(),
+      dir: ROOT,
+      values: { webapp: { replicaCount: "three-planted" as unknown as number, auth: { password: pulumi.output("later") } } },
+    }).catch((e: unknown) => e);
     expect(ChartroomError.isInstance(error) && error.code).toBe("VALUES_INVALID");
     expect((error as ChartroomError).details).toStrictEqual(["replicaCount: expected integer, got string (in code; set a value of type integer)"]);
     expect(JSON.stringify(error)).not.toContain("three-planted");
@@ -238,18 +263,33 @@ describe("deployCharts options", () => {
   });
 
   it("refuses options for a chart the config does not declare", async () => {
-    const error = (await deployCharts(await config(), { name: "bad", provider: provider(), dir: ROOT, charts: { webap: { protect: true } } }).catch((e: unknown) => e)) as ChartroomError;
+    const error = (await deployCharts(await config(), { name: "bad", provider: provider(), dir: ROOT, charts: { webap: { protect: true } } }).catch(
+      (e: unknown) => e,
+    )) as ChartroomError;
     expect([error.code, error.hint]).toStrictEqual(["UNKNOWN_CHART", "declared charts: ledger, storefront, webapp, widgets-operator"]);
   });
 
   it("refuses values given in code for a chart the config does not declare", async () => {
-    const error = (await deployCharts(await config(), { name: "bad-values", provider: provider(), dir: ROOT, values: { webap: { replicaCount: 2 } } as never }).catch((e: unknown) => e)) as ChartroomError;
-    expect([error.code, error.message]).toStrictEqual(["UNKNOWN_CHART", 'deployCharts options name "webap", which is not a chart declared in the config (did you mean "webapp"?)']);
+    const error = (await deployCharts(await config(), {
+      name: "bad-values",
+      provider: provider(),
+      dir: ROOT,
+      values: { webap: { replicaCount: 2 } } as never,
+    }).catch((e: unknown) => e)) as ChartroomError;
+    expect([error.code, error.message]).toStrictEqual([
+      "UNKNOWN_CHART",
+      'deployCharts options name "webap", which is not a chart declared in the config (did you mean "webapp"?)',
+    ]);
   });
 
   it("refuses an existing namespace no chart uses, with the nearest one", async () => {
-    const error = (await deployCharts(await config(), { name: "ns-typo", provider: provider(), dir: ROOT, existingNamespaces: ["shp"] }).catch((e: unknown) => e)) as ChartroomError;
-    expect([error.code, error.message]).toStrictEqual(["INVALID_ARGUMENT", 'deployCharts names "shp" in existingNamespaces, which no chart uses (did you mean "shop"?)']);
+    const error = (await deployCharts(await config(), { name: "ns-typo", provider: provider(), dir: ROOT, existingNamespaces: ["shp"] }).catch(
+      (e: unknown) => e,
+    )) as ChartroomError;
+    expect([error.code, error.message]).toStrictEqual([
+      "INVALID_ARGUMENT",
+      'deployCharts names "shp" in existingNamespaces, which no chart uses (did you mean "shop"?)',
+    ]);
   });
 
   it("creates no Namespace the platform says exists already", async () => {
@@ -257,7 +297,13 @@ describe("deployCharts options", () => {
     await deployCharts(await config(), { name: "ns", provider: provider(), dir: ROOT, existingNamespaces: ["web", "shop"] });
     const settings = (await import("@pulumi/pulumi/runtime/settings.js")) as unknown as { waitForRPCs(): Promise<void> };
     await settings.waitForRPCs();
-    expect(registered.slice(first).filter((r) => r.type === "kubernetes:core/v1:Namespace").map((r) => r.name).sort()).toStrictEqual(["ns-namespace-ledger", "ns-namespace-widgets"]);
+    expect(
+      registered
+        .slice(first)
+        .filter((r) => r.type === "kubernetes:core/v1:Namespace")
+        .map((r) => r.name)
+        .sort(),
+    ).toStrictEqual(["ns-namespace-ledger", "ns-namespace-widgets"]);
   });
 });
 

@@ -31,7 +31,7 @@ interface Block {
 }
 
 /** The README's fenced blocks that show chartroom commands, with their outputs and set-up. */
-export function readmeBlocks(text: string): Block[] {
+function readmeBlocks(text: string): Block[] {
   const lines = text.split("\n");
   const blocks: Block[] = [];
   let open: Block | undefined;
@@ -59,8 +59,8 @@ export function readmeBlocks(text: string): Block[] {
       const step: Example = { line: index + 1, command: line.slice(2), shell: line.slice(2), expected: [], start: index + 1 };
       open.examples.push(step);
       if (line.includes("<<'EOF'")) heredoc = step;
-    }
-    else if (/^\s+#/.test(line) && last !== undefined && last.expected.length === 0) last.start = index + 1; // a comment continued under a command
+    } else if (/^\s+#/.test(line) && last !== undefined && last.expected.length === 0)
+      last.start = index + 1; // a comment continued under a command
     else last?.expected.push(line);
   });
   return blocks;

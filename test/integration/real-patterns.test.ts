@@ -14,7 +14,8 @@ import { helm } from "../helpers/helm.js";
 import { addChart, CONFIGMAP } from "../helpers/hostile.js";
 import { cli, copyPlatform, editFile } from "../helpers/platform.js";
 
-const HOOKS = (events: string, weight: number) => `  annotations:\n    "helm.sh/hook": ${events}\n    "helm.sh/hook-weight": "${weight}"\n    "helm.sh/hook-delete-policy": before-hook-creation,hook-succeeded\n`;
+const HOOKS = (events: string, weight: number) =>
+  `  annotations:\n    "helm.sh/hook": ${events}\n    "helm.sh/hook-weight": "${weight}"\n    "helm.sh/hook-delete-policy": before-hook-creation,hook-succeeded\n`;
 
 const TEMPLATES: Record<string, string> = {
   "templates/admission-sa.yaml": `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {{ .Release.Name }}-admission\n${HOOKS("pre-install,pre-upgrade,post-install,post-upgrade", -1)}`,
@@ -33,14 +34,24 @@ async function databaseSubchart(): Promise<Buffer> {
   const files = new Map<string, Buffer>([
     ["Chart.yaml", Buffer.from("apiVersion: v2\nname: db\nversion: 2.0.0\n")],
     ["values.yaml", Buffer.from("port: 5432\n# adminPassword: set one, or a random one is generated\n")],
-    ["templates/secret.yaml", Buffer.from('apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-db\nstringData:\n  password: {{ .Values.adminPassword | default "generated" | quote }}\n')],
+    [
+      "templates/secret.yaml",
+      Buffer.from(
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-db\nstringData:\n  password: {{ .Values.adminPassword | default "generated" | quote }}\n',
+      ),
+    ],
   ]);
   return packChart("db", files, new Date(0));
 }
 
 async function platform(): Promise<string> {
   const dir = await copyPlatform();
-  await addChart(dir, "edge", { ...TEMPLATES, "values.yaml": "db:\n  port: 5432\n", "charts/db-2.0.0.tgz": await databaseSubchart(), "Chart.yaml": "apiVersion: v2\nname: edge\nversion: 1.0.0\ndependencies:\n  - { name: db, version: 2.0.0 }\n" });
+  await addChart(dir, "edge", {
+    ...TEMPLATES,
+    "values.yaml": "db:\n  port: 5432\n",
+    "charts/db-2.0.0.tgz": await databaseSubchart(),
+    "Chart.yaml": "apiVersion: v2\nname: edge\nversion: 1.0.0\ndependencies:\n  - { name: db, version: 2.0.0 }\n",
+  });
   await mkdir(join(dir, "values", "edge"), { recursive: true });
   await writeFile(join(dir, "values", "edge", "values.yaml"), "db:\n  adminPassword: Edge-Admin-Password-71\n");
   return dir;
@@ -62,7 +73,9 @@ describe.each([[4], [3]] as const)("the patterns of real charts, with Helm %i", 
     const findings = (JSON.parse(result.output).findings as JsonFinding[]).filter((f) => f.severity !== "info");
     expect(findings.filter((f) => f.severity === "error")).toStrictEqual([]);
     expect(result.exitCode).toBe(0);
-    const agreement = findings.filter((f) => ["reference-exists", "probe-port", "service-selects-pods", "service-target-port", "unknown-key"].includes(f.rule)).map((f) => [f.rule, f.severity, f.object]);
+    const agreement = findings
+      .filter((f) => ["reference-exists", "probe-port", "service-selects-pods", "service-target-port", "unknown-key"].includes(f.rule))
+      .map((f) => [f.rule, f.severity, f.object]);
     expect(agreement.sort()).toStrictEqual(
       [
         ["service-selects-pods", "warning", "Service kube-system/edge-kube-scheduler"],
@@ -76,26 +89,48 @@ describe.each([[4], [3]] as const)("the patterns of real charts, with Helm %i", 
   it("still finds the true positives beside them", async () => {
     const env = { HELM_BIN: await helm(major) };
     // A typo in the selector of a Service whose named targetPort no container defines; a probe on a name no container has.
-    const broken: Record<string, string> = { ...TEMPLATES, "templates/controller-svc.yaml": TEMPLATES["templates/controller-svc.yaml"]?.replace("selector: { app: controller }", "selector: { app: controlr }").replace("targetPort: http", "targetPort: https") ?? "" };
-    broken["templates/controller.yaml"] = broken["templates/controller.yaml"]?.replace("readinessProbe:\n            httpGet: { path: /healthz, port: 10254 }", "readinessProbe:\n            httpGet: { path: /healthz, port: health }") ?? "";
+    const broken: Record<string, string> = {
+      ...TEMPLATES,
+      "templates/controller-svc.yaml":
+        TEMPLATES["templates/controller-svc.yaml"]
+          ?.replace("selector: { app: controller }", "selector: { app: controlr }")
+          .replace("targetPort: http", "targetPort: https") ?? "",
+    };
+    broken["templates/controller.yaml"] =
+      broken["templates/controller.yaml"]?.replace(
+        "readinessProbe:\n            httpGet: { path: /healthz, port: 10254 }",
+        "readinessProbe:\n            httpGet: { path: /healthz, port: health }",
+      ) ?? "";
     const fresh = await copyPlatform();
     await addChart(fresh, "edge", { ...broken, "values.yaml": "name: ok\n", "templates/cm.yaml": CONFIGMAP });
     expect((await cli(fresh, ["lock", "edge"], env)).errors).toBe("");
     const result = await cli(fresh, ["check", "edge", "--stack", "dev", "--format", "json"], env);
     expect(result.exitCode).toBe(2);
     const errors = (JSON.parse(result.output).findings as JsonFinding[]).filter((f) => f.severity === "error").map((f) => [f.rule, f.object]);
-    expect(errors.sort()).toStrictEqual([["probe-port", "Deployment.apps web/edge-controller"], ["service-selects-pods", "Service web/edge-controller"], ["service-target-port", "Service web/edge-controller"]].sort());
+    expect(errors.sort()).toStrictEqual(
+      [
+        ["probe-port", "Deployment.apps web/edge-controller"],
+        ["service-selects-pods", "Service web/edge-controller"],
+        ["service-target-port", "Service web/edge-controller"],
+      ].sort(),
+    );
   }, 120_000);
 
   it("names, before pulumi preview does, a helm.v4.Chart chart the provider cannot render without a cluster", async () => {
     const dir = await copyPlatform();
     const env = { HELM_BIN: await helm(major) };
-    await addChart(dir, "modern", { "Chart.yaml": 'apiVersion: v2\nname: modern\nversion: 1.0.0\nkubeVersion: ">=1.23.0-0"\n', "values.yaml": "name: ok\n", "templates/cm.yaml": CONFIGMAP });
+    await addChart(dir, "modern", {
+      "Chart.yaml": 'apiVersion: v2\nname: modern\nversion: 1.0.0\nkubeVersion: ">=1.23.0-0"\n',
+      "values.yaml": "name: ok\n",
+      "templates/cm.yaml": CONFIGMAP,
+    });
     expect((await cli(dir, ["lock", "modern"], env)).errors).toBe("");
     const checked = await cli(dir, ["check", "modern", "--format", "json"], env);
     expect((JSON.parse(checked.output).findings as JsonFinding[]).filter((f) => f.rule === "engine-offline").map((f) => f.severity)).toStrictEqual(["info"]);
     const plan = await cli(dir, ["plan", "modern"], env);
-    expect(plan.output).toContain("modern: the chart requires Kubernetes >=1.23.0-0; without a cluster (renderYamlToDirectory, or a preview with no kubeconfig) the provider's Helm renders helm.v4.Chart for v1.20.0 and refuses it");
+    expect(plan.output).toContain(
+      "modern: the chart requires Kubernetes >=1.23.0-0; without a cluster (renderYamlToDirectory, or a preview with no kubeconfig) the provider's Helm renders helm.v4.Chart for v1.20.0 and refuses it",
+    );
     // A stack declared offline renders as the engine does: the chart is refused at once.
     await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('dev: { kubeVersion: "1.31.0" }', 'dev: { kubeVersion: "1.31.0", offline: true }'));
     const locked = await cli(dir, ["lock", "modern"], env);

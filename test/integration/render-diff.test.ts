@@ -52,7 +52,10 @@ describe.each([3, 4] as const)("rendering with Helm %i", (major) => {
     await writeFile(join(chart, "Chart.yaml"), "apiVersion: v2\nname: broken\nversion: 0.1.0\n");
     await writeFile(join(chart, "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: {{ .Values.missing.deep }}\n");
     await writeRepository(join(dir, "charts"), [await buildChart(chart, new Date(0))]);
-    await writeFile(join(dir, "chartroom.config.ts"), `export default { repositories: { local: "file://./charts" }, charts: { broken: { repository: "local", version: "0.1.0", namespace: "x" } } };\n`);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      `export default { repositories: { local: "file://./charts" }, charts: { broken: { repository: "local", version: "0.1.0", namespace: "x" } } };\n`,
+    );
     await mkdir(join(dir, "values", "broken"), { recursive: true });
     await writeFile(join(dir, "values", "broken", "values.yaml"), "token: planted-values-secret-5d2\n");
     const result = await cli(dir, ["lock"], await env());
@@ -89,10 +92,13 @@ describe("the render step", () => {
     for (const call of seen) {
       expect(call.modes).toStrictEqual([0o600]);
       expect(call.args.join(" ")).not.toContain("never-on-argv-91");
-      expect(call.args).toEqual(expect.arrayContaining(["--kube-version", "1.31.0", "--api-versions", "example.com/v1", "--include-crds", "--namespace", "web"]));
+      expect(call.args).toEqual(
+        expect.arrayContaining(["--kube-version", "1.31.0", "--api-versions", "example.com/v1", "--include-crds", "--namespace", "web"]),
+      );
     }
     const leftovers = (await readdir(tmpdir())).filter((name) => name.startsWith("chartroom-values-"));
-    for (const call of seen) for (const path of call.args.filter((_, i) => call.args[i - 1] === "--values")) expect(leftovers.some((name) => path.includes(name))).toBe(false);
+    for (const call of seen)
+      for (const path of call.args.filter((_, i) => call.args[i - 1] === "--values")) expect(leftovers.some((name) => path.includes(name))).toBe(false);
     expect(first.cached).toBe(false);
     expect(first.unstable).toStrictEqual([]);
     const second = await renderChart(input, { cacheRoot, run: recording });

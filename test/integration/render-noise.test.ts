@@ -15,20 +15,33 @@ function noisyChart(version: string): Map<string, Buffer> {
   put("Chart.yaml", `apiVersion: v2\nname: noisy\nversion: ${version}\n`);
   put("values.yaml", "greeting: hello\n");
   // A one-off job's config, named afresh at every render.
-  put("templates/run-config.yaml", 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-run-{{ randAlphaNum 6 | lower }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n');
+  put(
+    "templates/run-config.yaml",
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-run-{{ randAlphaNum 6 | lower }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n",
+  );
   // A test hook Pod with a random suffix.
-  put("templates/tests/ping.yaml", 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}-ping-{{ randAlphaNum 5 | lower }}\n  annotations:\n    helm.sh/hook: test\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: ping, image: "busybox:1.36" }\n');
+  put(
+    "templates/tests/ping.yaml",
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}-ping-{{ randAlphaNum 5 | lower }}\n  annotations:\n    helm.sh/hook: test\nspec:\n  restartPolicy: Never\n  containers:\n    - { name: ping, image: "busybox:1.36" }\n',
+  );
   // A modification time, to the second.
-  put("templates/secret.yaml", 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-stamp\ndata:\n  modified: {{ now | date "2006-01-02T15:04:05" | b64enc }}\n');
+  put(
+    "templates/secret.yaml",
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-stamp\ndata:\n  modified: {{ now | date "2006-01-02T15:04:05" | b64enc }}\n',
+  );
   return files;
 }
 
 async function project(): Promise<string> {
   const dir = await tempDir("chartroom-noise-");
   await mkdir(join(dir, "charts"));
-  for (const version of ["1.0.0", "1.0.1"]) await writeFile(join(dir, "charts", `noisy-${version}.tgz`), await packChart("noisy", noisyChart(version), new Date(0)));
+  for (const version of ["1.0.0", "1.0.1"])
+    await writeFile(join(dir, "charts", `noisy-${version}.tgz`), await packChart("noisy", noisyChart(version), new Date(0)));
   await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
-  await writeFile(join(dir, "chartroom.config.ts"), 'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { noisy: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n');
+  await writeFile(
+    join(dir, "chartroom.config.ts"),
+    'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { noisy: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n',
+  );
   return dir;
 }
 

@@ -39,14 +39,20 @@ describe("a secret audit of every command", () => {
     // webapp 1.0.2 refuses to render at debug level, naming the password in its message.
     const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
     await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
-    await writeFile(join(chart, "templates", "refuse.yaml"), '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "will not run at debug with the password %s and the token %s" .Values.auth.password .Values.auth.apiToken) }}{{- end }}\n');
+    await writeFile(
+      join(chart, "templates", "refuse.yaml"),
+      '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "will not run at debug with the password %s and the token %s" .Values.auth.password .Values.auth.apiToken) }}{{- end }}\n',
+    );
     await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
     await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
     // The same charts behind Basic auth, webapp from there.
     const server = await serveRepository(join(dir, "charts"), { basic: { username: USER, password: PASSWORD } });
     await editFile(join(dir, "chartroom.config.ts"), (text) =>
       text
-        .replace('local: "file://./charts",', `local: "file://./charts",\n    remote: { url: "${server.url}/", auth: { usernameEnv: "CHARTS_USER", passwordEnv: "CHARTS_PASSWORD" } },`)
+        .replace(
+          'local: "file://./charts",',
+          `local: "file://./charts",\n    remote: { url: "${server.url}/", auth: { usernameEnv: "CHARTS_USER", passwordEnv: "CHARTS_PASSWORD" } },`,
+        )
         .replace('webapp: { repository: "local", version: "~1.0.0"', 'webapp: { repository: "remote", version: "1.0.1"'),
     );
     await writeFile(join(dir, "values", "webapp", "dev.yaml"), `auth:\n  password: ${VALUES_SECRET}\n  apiToken: ${TOKEN}\nconfig:\n  logLevel: debug\n`);
@@ -81,14 +87,23 @@ describe("a secret audit of every command", () => {
     await run(["render", "webapp", "--stack", "dev", "--no-cache"]);
     await run(["lock", "webapp"], { CHARTS_PASSWORD: `${PASSWORD}-wrong` });
     expect(outputs.length).toBeGreaterThan(30);
-    const places: Record<string, string> = { "stdout and stderr": outputs.join("\n"), "charts.lock.json": await readFile(join(dir, "charts.lock.json"), "utf8") };
+    const places: Record<string, string> = {
+      "stdout and stderr": outputs.join("\n"),
+      "charts.lock.json": await readFile(join(dir, "charts.lock.json"), "utf8"),
+    };
     for (const file of await filesUnder(join(dir, ".cache"))) places[file] = (await readFile(file)).toString("latin1");
     for (const file of await filesUnder(join(dir, ".chartroom"))) places[file] = (await readFile(file)).toString("latin1");
     for (const name of (await readdir(tmpdir())).filter((item) => !tempBefore.has(item) && item.startsWith("chartroom-"))) {
       const path = join(tmpdir(), name);
       for (const file of (await stat(path)).isDirectory() ? await filesUnder(path) : [path]) places[file] = (await readFile(file)).toString("latin1");
     }
-    const found = Object.entries(places).flatMap(([place, text]) => SECRETS.flatMap((secret) => forms(secret).filter((form) => text.includes(form)).map((form) => `${place}: ${form}`)));
+    const found = Object.entries(places).flatMap(([place, text]) =>
+      SECRETS.flatMap((secret) =>
+        forms(secret)
+          .filter((form) => text.includes(form))
+          .map((form) => `${place}: ${form}`),
+      ),
+    );
     expect(found).toStrictEqual([]);
     // The audit reads what it claims to: the cache holds the renders, sealed.
     expect(Object.keys(places).some((place) => place.includes(join(".cache", "render")))).toBe(true);
@@ -104,15 +119,25 @@ describe("a secret audit of every command", () => {
     const dbPass = "Audit-Db-Pass-8821";
     const chart = await materialise("webapp", "1.0.1", join(dir, ".work"));
     await editFile(join(chart, "Chart.yaml"), (text) => text.replace("version: 1.0.1", "version: 1.0.2"));
-    await writeFile(join(chart, "templates", "refuse.yaml"), '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "refusing: %s" (b64enc .Values.auth.password)) }}{{- end }}\n');
+    await writeFile(
+      join(chart, "templates", "refuse.yaml"),
+      '{{- if eq .Values.config.logLevel "debug" }}{{ fail (printf "refusing: %s" (b64enc .Values.auth.password)) }}{{- end }}\n',
+    );
     await runHelm(4, ["package", chart, "--destination", join(dir, "charts")], dir);
     await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
     const yaml = (text: string) => JSON.stringify(text);
-    await writeFile(join(dir, "values", "webapp", "prod.yaml"), `auth:\n  password: ${yaml(tricky)}\npodAnnotations:\n  example.test/dbPass: ${yaml(dbPass)}\n  tls.key: ${yaml(pem)}\n  apikey: ${short}\n`);
+    await writeFile(
+      join(dir, "values", "webapp", "prod.yaml"),
+      `auth:\n  password: ${yaml(tricky)}\npodAnnotations:\n  example.test/dbPass: ${yaml(dbPass)}\n  tls.key: ${yaml(pem)}\n  apikey: ${short}\n`,
+    );
     await writeFile(join(dir, "values", "webapp", "dev.yaml"), `auth:\n  password: ${yaml(tricky)}\nconfig:\n  logLevel: debug\n`);
     const outputs: string[] = [];
     for (const format of FORMATS) {
-      for (const argv of [["render", "webapp", "--stack", "prod"], ["diff", "webapp", "--to", "1.0.2", "--stack", "prod"], ["check", "webapp"]]) {
+      for (const argv of [
+        ["render", "webapp", "--stack", "prod"],
+        ["diff", "webapp", "--to", "1.0.2", "--stack", "prod"],
+        ["check", "webapp"],
+      ]) {
         if (!formatsOf(argv[0] as never).includes(format)) continue;
         const result = await cli(dir, [...argv, "--format", format]);
         outputs.push(`$ ${argv.join(" ")} --format ${format}\n${result.output}\n${result.errors}`);
@@ -125,9 +150,20 @@ describe("a secret audit of every command", () => {
     // The annotations are there (masked): the audit reads what it claims to.
     expect(text).toContain("example.test/dbPass");
     const html = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-    const forms = [tricky, JSON.stringify(tricky).slice(1, -1), html(tricky), html(JSON.stringify(tricky).slice(1, -1)), tricky.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"), Buffer.from(tricky).toString("base64"), encodeURIComponent(tricky), dbPass, Buffer.from(dbPass).toString("base64"), ...pem.split("\n"), JSON.stringify(pem).slice(1, -1)];
+    const forms = [
+      tricky,
+      JSON.stringify(tricky).slice(1, -1),
+      html(tricky),
+      html(JSON.stringify(tricky).slice(1, -1)),
+      tricky.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
+      Buffer.from(tricky).toString("base64"),
+      encodeURIComponent(tricky),
+      dbPass,
+      Buffer.from(dbPass).toString("base64"),
+      ...pem.split("\n"),
+      JSON.stringify(pem).slice(1, -1),
+    ];
     expect(forms.filter((form) => text.includes(form))).toStrictEqual([]);
     expect(text).not.toMatch(new RegExp(`(?<![A-Za-z0-9_])${short}(?![A-Za-z0-9_])`));
   }, 240_000);
 });
-

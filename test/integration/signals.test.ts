@@ -30,44 +30,53 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 }
 
 describe("an interrupted run", () => {
-  it.each([["SIGTERM", 143], ["SIGINT", 130]] as const)("stops on %s within 2 s with exit %i, helm's process group killed, nothing left behind", async (signal, expected) => {
-    const dir = await copyPlatform();
-    const mark = await tempDir("chartroom-signal-mark-");
-    const helm = join(mark, "helm");
-    await writeFile(helm, HANGING_HELM);
-    await chmod(helm, 0o755);
-    const lockBefore = await readFile(join(dir, "charts.lock.json"), "utf8");
-    const tsx = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-    const child = spawn(process.execPath, [tsx, join(ROOT, "src", "cli", "main.ts"), "lock", "webapp"], {
-      cwd: dir,
-      env: { ...process.env, HELM_BIN: helm, MARK: mark, CHARTROOM_CACHE: join(dir, ".cache"), NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
-    try {
-      expect(await until(async () => (await readFile(join(mark, "child.pid"), "utf8").catch(() => "")) !== "", 60_000), `helm never started: ${stderr}`).toBe(true);
-      const helmPid = Number(await readFile(join(mark, "helm.pid"), "utf8"));
-      const grandchild = Number(await readFile(join(mark, "child.pid"), "utf8"));
-      expect(await running(helmPid)).toBe(true);
-      const sent = Date.now();
-      child.kill(signal);
-      const { code, at } = await exited;
-      expect(at - sent, "stopped within 2 s").toBeLessThan(2000);
-      expect(code).toBe(expected);
-      expect(await until(async () => !(await running(helmPid)) && !(await running(grandchild)), 1000), "helm and its child are gone").toBe(true);
-      expect((await readdir(tmpdir())).filter((name) => name.startsWith(`chartroom-${child.pid}-`))).toStrictEqual([]);
-      expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(lockBefore);
-      expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toStrictEqual([]);
-      expect(await readdir(join(dir, ".chartroom")).catch(() => [])).not.toContain("writer.lock");
-    } finally {
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)(
+    "stops on %s within 2 s with exit %i, helm's process group killed, nothing left behind",
+    async (signal, expected) => {
+      const dir = await copyPlatform();
+      const mark = await tempDir("chartroom-signal-mark-");
+      const helm = join(mark, "helm");
+      await writeFile(helm, HANGING_HELM);
+      await chmod(helm, 0o755);
+      const lockBefore = await readFile(join(dir, "charts.lock.json"), "utf8");
+      const tsx = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+      const child = spawn(process.execPath, [tsx, join(ROOT, "src", "cli", "main.ts"), "lock", "webapp"], {
+        cwd: dir,
+        env: { ...process.env, HELM_BIN: helm, MARK: mark, CHARTROOM_CACHE: join(dir, ".cache"), NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
       try {
-        process.kill(-(child.pid as number), "SIGKILL");
-      } catch {
-        // gone already
+        expect(await until(async () => (await readFile(join(mark, "child.pid"), "utf8").catch(() => "")) !== "", 60_000), `helm never started: ${stderr}`).toBe(
+          true,
+        );
+        const helmPid = Number(await readFile(join(mark, "helm.pid"), "utf8"));
+        const grandchild = Number(await readFile(join(mark, "child.pid"), "utf8"));
+        expect(await running(helmPid)).toBe(true);
+        const sent = Date.now();
+        child.kill(signal);
+        const { code, at } = await exited;
+        expect(at - sent, "stopped within 2 s").toBeLessThan(2000);
+        expect(code).toBe(expected);
+        expect(await until(async () => !(await running(helmPid)) && !(await running(grandchild)), 1000), "helm and its child are gone").toBe(true);
+        expect((await readdir(tmpdir())).filter((name) => name.startsWith(`chartroom-${child.pid}-`))).toStrictEqual([]);
+        expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(lockBefore);
+        expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toStrictEqual([]);
+        expect(await readdir(join(dir, ".chartroom")).catch(() => [])).not.toContain("writer.lock");
+      } finally {
+        try {
+          process.kill(-(child.pid as number), "SIGKILL");
+        } catch {
+          // gone already
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -64,11 +64,15 @@ describe("chartroom types", () => {
     const listener = await countingListener("127.0.0.1");
     try {
       const dir = await tempDir();
-      const text = await generateTypes([{ key: "hostile", version: "1.0.0", contract: { defaults: {}, schema: hostileSchema(listener.origin), subcharts: [] } }]);
+      const text = await generateTypes([
+        { key: "hostile", version: "1.0.0", contract: { defaults: {}, schema: hostileSchema(listener.origin), subcharts: [] } },
+      ]);
       await writeFile(join(dir, "chartroom.types.ts"), text);
       const checked = await typecheck(dir, `import { chartValues } from "chartroom";\nchartValues("hostile", { a: "x", l: "v1" });\n`);
       expect(checked.output).toBe("");
-      const emitted = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, removeComments: true } }).outputText;
+      const emitted = ts.transpileModule(text, {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, removeComments: true },
+      }).outputText;
       expect(emitted).toBe("export {};\n");
       expect(listener.connections()).toBe(0);
       // Names and literals stay, quoted: the types still describe the values.

@@ -18,7 +18,11 @@ interface Run {
 
 /** The CLI from source in a child process; killed with SIGKILL after `killAfterMs` when given. */
 async function chartroom(dir: string, args: string[], env: NodeJS.ProcessEnv, killAfterMs?: number): Promise<Run> {
-  const child = spawn(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);

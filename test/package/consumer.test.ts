@@ -19,13 +19,19 @@ const run = promisify(execFile);
 // 4.15.0 is the oldest release at or above 4.13 (npm has no 4.13.x or 4.14.x).
 const PROVIDERS = [
   { name: "lowest", kubernetes: "4.15.0", pulumi: "3.117.0", engineHelm: "engine: Helm 3.14.3 (@pulumi/kubernetes 4.15.0)" },
-  { name: "newest", kubernetes: "4.34.2", pulumi: "3.276.0", engineHelm: "engine: an unknown Helm: @pulumi/kubernetes 4.34.2 is newer than chartroom's table of provider releases (it ends at 4.32.0)" },
+  {
+    name: "newest",
+    kubernetes: "4.34.2",
+    pulumi: "3.276.0",
+    engineHelm: "engine: an unknown Helm: @pulumi/kubernetes 4.34.2 is newer than chartroom's table of provider releases (it ends at 4.32.0)",
+  },
 ];
 /** What installing chartroom alone adds to node_modules: measured 97 MB (2026-12-01); the AWS CDK helm it used to bring was 222 MB more. */
 const MAX_INSTALLED_MB = 120;
 const SLOW = 600_000;
 // @pulumi/policy 1.21.0's index.d.ts line 2: `export { unknownCheckingProxy, UnknownValueError } from "./proxy"`, which proxy.d.ts does not declare.
-const UPSTREAM_POLICY_TYPING = /^\.\.\/node_modules\/@pulumi\/policy\/index\.d\.ts\(2,\d+\): error TS2305: Module '"\.\/proxy"' has no exported member '(unknownCheckingProxy|UnknownValueError)'\.$/;
+const UPSTREAM_POLICY_TYPING =
+  /^\.\.\/node_modules\/@pulumi\/policy\/index\.d\.ts\(2,\d+\): error TS2305: Module '"\.\/proxy"' has no exported member '(unknownCheckingProxy|UnknownValueError)'\.$/;
 
 let packed: string;
 let home: string;
@@ -75,17 +81,21 @@ describe("the packed package", () => {
     expect(files.filter((file) => file.endsWith(".map") || file.startsWith("package/src/"))).toStrictEqual([]);
   });
 
-  it(`adds at most ${MAX_INSTALLED_MB} MB to node_modules, and no AWS CDK`, async () => {
-    const dir = join(home, "alone");
-    await run("mkdir", ["-p", dir]);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "alone", private: true }));
-    await npmInstall(dir, [packed]);
-    const { stdout } = await run("du", ["-sm", join(dir, "node_modules")]);
-    const megabytes = Number(stdout.split("\t")[0]);
-    expect(megabytes).toBeLessThanOrEqual(MAX_INSTALLED_MB);
-    const { stdout: listed } = await run("ls", [join(dir, "node_modules")]);
-    expect(listed).not.toMatch(/aws-cdk/);
-  }, SLOW);
+  it(
+    `adds at most ${MAX_INSTALLED_MB} MB to node_modules, and no AWS CDK`,
+    async () => {
+      const dir = join(home, "alone");
+      await run("mkdir", ["-p", dir]);
+      await writeFile(join(dir, "package.json"), JSON.stringify({ name: "alone", private: true }));
+      await npmInstall(dir, [packed]);
+      const { stdout } = await run("du", ["-sm", join(dir, "node_modules")]);
+      const megabytes = Number(stdout.split("\t")[0]);
+      expect(megabytes).toBeLessThanOrEqual(MAX_INSTALLED_MB);
+      const { stdout: listed } = await run("ls", [join(dir, "node_modules")]);
+      expect(listed).not.toMatch(/aws-cdk/);
+    },
+    SLOW,
+  );
 });
 
 describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kubernetes $kubernetes, @pulumi/pulumi $pulumi)", (versions) => {
@@ -144,7 +154,10 @@ describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kube
       const errors = checked.stdout.split("\n").filter((line) => line !== "" && !UPSTREAM_POLICY_TYPING.test(line));
       expect(errors).toStrictEqual([]);
       const wrong = join(folder, "wrong.ts");
-      await writeFile(wrong, `import { deployCharts } from "chartroom/pulumi";\nimport config from "./chartroom.config${variant.folder === "esm" ? ".js" : ""}";\nexport const charts = deployCharts(config, { stack: 1 });\n`);
+      await writeFile(
+        wrong,
+        `import { deployCharts } from "chartroom/pulumi";\nimport config from "./chartroom.config${variant.folder === "esm" ? ".js" : ""}";\nexport const charts = deployCharts(config, { stack: 1 });\n`,
+      );
       const failed = await outcome(tsc, ["-p", tsconfigFile(variant), "--noEmit"], { cwd: folder });
       await rm(wrong);
       expect(failed.stdout).toContain("wrong.ts");
@@ -166,7 +179,10 @@ describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kube
   });
 
   it("passes the README's setMocks unit test of the program under mocha (ts-node, CommonJS)", async () => {
-    const mocha = await outcome(join(dir, "node_modules", ".bin", "mocha"), ["--require", "ts-node/register", "--timeout", "120000", "program.spec.ts"], { cwd: join(dir, "classic"), env: env() });
+    const mocha = await outcome(join(dir, "node_modules", ".bin", "mocha"), ["--require", "ts-node/register", "--timeout", "120000", "program.spec.ts"], {
+      cwd: join(dir, "classic"),
+      env: env(),
+    });
     expect(mocha.stdout).toContain("1 passing");
     expect(mocha.code).toBe(0);
   });

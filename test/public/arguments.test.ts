@@ -50,7 +50,10 @@ const CALLS: [string, Call][] = [
   ["explain with no chart", () => chartroom.explain(project, wrong({}))],
   ["deploymentPlans with stack as a number", () => chartroom.deploymentPlans(project, wrong({ stack: 1 }))],
   ["formatReport with null", () => chartroom.formatReport(wrong(null), "text")],
-  ["formatReport with options of the wrong shape", () => chartroom.formatReport(wrong({ report: "lock", format: 1, path: "", written: false, changes: [] }), "text", wrong({ colour: true }))],
+  [
+    "formatReport with options of the wrong shape",
+    () => chartroom.formatReport(wrong({ report: "lock", format: 1, path: "", written: false, changes: [] }), "text", wrong({ colour: true })),
+  ],
   ["types with a string for a project", () => types(wrong("."))],
   ["types with check as a string", () => types(project, wrong({ check: "yes" }))],
   ["chartroomPolicies with a misspelt option", () => chartroomPolicies(wrong({ stak: "dev" }))],

@@ -14,7 +14,16 @@ import { copyPlatform, copyPlatformTo, editFile, ROOT } from "../helpers/platfor
 const ARTIFACTS = join(ROOT, "test", "artifacts");
 // What the machine's probe found necessary: no sandbox as root, and none of
 // Chromium's background calls home, which this closed network refuses.
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 let browser: Browser;
 let work: string;

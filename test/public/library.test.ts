@@ -57,7 +57,10 @@ describe("the CLI on a terminal and off one", () => {
   const main = resolve(ROOT, "dist", "cli", "main.js");
 
   it("prints no colour and no progress when piped", async () => {
-    const { stdout, stderr } = await run(process.execPath, [main, "plan", "--no-diff"], { cwd: ROOT, env: { ...process.env, CHARTROOM_CACHE: join(ROOT, ".cache", "tty-test"), HELM_BIN: await helm(4) } });
+    const { stdout, stderr } = await run(process.execPath, [main, "plan", "--no-diff"], {
+      cwd: ROOT,
+      env: { ...process.env, CHARTROOM_CACHE: join(ROOT, ".cache", "tty-test"), HELM_BIN: await helm(4) },
+    });
     expect(stdout).not.toMatch(/\u001b\[/);
     expect(stderr).toBe("");
   });

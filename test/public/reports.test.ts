@@ -105,6 +105,10 @@ describe("reports", () => {
 
   it("refuses a format a report does not have, naming the ones it has", async () => {
     const error = await formatReport(reports.check as AnyReport, "html" as Format).catch((e: unknown) => e);
-    expect(ChartroomError.isInstance(error) && [error.code, error.message, error.hint]).toStrictEqual(["USAGE", "check does not print as html", "--format text | json | markdown"]);
+    expect(ChartroomError.isInstance(error) && [error.code, error.message, error.hint]).toStrictEqual([
+      "USAGE",
+      "check does not print as html",
+      "--format text | json | markdown",
+    ]);
   });
 });

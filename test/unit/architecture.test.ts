@@ -21,7 +21,16 @@ const RANKS = ranksOfReadme(await readFile(join(ROOT, "README.md"), "utf8"));
 
 /** Folders of pure logic: data in, data out; no file system, network or processes. */
 const PURE = ["model", "versions", "engine", "diff", "policy", "report"];
-const PURE_FILES = ["lockfile/schema.ts", "lockfile/stale.ts", "sources/helm-index/file.ts", "sources/helm-index/scan.ts", "values/coalesce.ts", "values/contract.ts", "render/manifest.ts", "util/fast-yaml.ts"];
+const PURE_FILES = [
+  "lockfile/schema.ts",
+  "lockfile/stale.ts",
+  "sources/helm-index/file.ts",
+  "sources/helm-index/scan.ts",
+  "values/coalesce.ts",
+  "values/contract.ts",
+  "render/manifest.ts",
+  "util/fast-yaml.ts",
+];
 
 async function sourceFiles(dir = SRC): Promise<string[]> {
   const out: string[] = [];
@@ -46,7 +55,19 @@ interface Named {
  * side-effect (`import "./x.js"`), re-exports and dynamic `import("…")`.
  * A Node builtin is named with its `node:` prefix whichever way it was written.
  */
-async function namedBy(file: string): Promise<Named[]> {
+const parsed = new Map<string, Promise<Named[]>>();
+
+/** Each file parsed once for all the checks. */
+function namedBy(file: string): Promise<Named[]> {
+  let hit = parsed.get(file);
+  if (hit === undefined) {
+    hit = parse(file);
+    parsed.set(file, hit);
+  }
+  return hit;
+}
+
+async function parse(file: string): Promise<Named[]> {
   const source = ts.createSourceFile(file, await readFile(file, "utf8"), ts.ScriptTarget.Latest, true);
   const out: Named[] = [];
   const add = (literal: ts.Expression | undefined, typeOnly: boolean) => {
@@ -58,7 +79,8 @@ async function namedBy(file: string): Promise<Named[]> {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       const named = clause?.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
-      const everyNameTyped = clause !== undefined && clause.name === undefined && named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
+      const everyNameTyped =
+        clause !== undefined && clause.name === undefined && named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
       add(node.moduleSpecifier, clause?.isTypeOnly === true || everyNameTyped);
     } else if (ts.isExportDeclaration(node)) {
       const named = node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
@@ -148,8 +170,28 @@ describe("architecture", () => {
 
   it("takes its rank table from the README's Layout, which is DESIGN.md's", () => {
     expect(RANKS).toStrictEqual([
-      "errors", "model", "util", "config", "store", "sources", "chart", "versions", "engine", "lockfile",
-      "values", "render", "diff", "policy", "report", "vcs", "project", "workflows", "codegen", "deploy", "cli", "index.ts",
+      "errors",
+      "model",
+      "util",
+      "config",
+      "store",
+      "sources",
+      "chart",
+      "versions",
+      "engine",
+      "lockfile",
+      "values",
+      "render",
+      "diff",
+      "policy",
+      "report",
+      "vcs",
+      "project",
+      "workflows",
+      "codegen",
+      "deploy",
+      "cli",
+      "index.ts",
     ]);
   });
 
@@ -159,7 +201,9 @@ describe("architecture", () => {
   });
 
   it("imports only from lower layers", async () => {
-    const backward = (await layerImports()).filter(([from, to]) => RANKS.indexOf(to) >= RANKS.indexOf(from)).map(([from, to, file]) => `${file}: ${from} → ${to}`);
+    const backward = (await layerImports())
+      .filter(([from, to]) => RANKS.indexOf(to) >= RANKS.indexOf(from))
+      .map(([from, to, file]) => `${file}: ${from} → ${to}`);
     expect(backward).toStrictEqual([]);
   });
 
@@ -187,15 +231,30 @@ describe("architecture", () => {
   });
 
   it("lets only render/ (helm) and vcs/ (git) spawn processes", async () => {
-    expect(await violations((path) => !path.startsWith("render/") && !path.startsWith("vcs/"), (s) => s === "node:child_process")).toStrictEqual([]);
+    expect(
+      await violations(
+        (path) => !path.startsWith("render/") && !path.startsWith("vcs/"),
+        (s) => s === "node:child_process",
+      ),
+    ).toStrictEqual([]);
   });
 
   it("lets only sources/ open connections", async () => {
-    expect(await violations((path) => !path.startsWith("sources/"), (s) => /^node:(http|https|net|tls)$/.test(s))).toStrictEqual([]);
+    expect(
+      await violations(
+        (path) => !path.startsWith("sources/"),
+        (s) => /^node:(http|https|net|tls)$/.test(s),
+      ),
+    ).toStrictEqual([]);
   });
 
   it("lets only deploy/ import @pulumi", async () => {
-    expect(await violations((path) => !path.startsWith("deploy/"), (s) => s.startsWith("@pulumi/"))).toStrictEqual([]);
+    expect(
+      await violations(
+        (path) => !path.startsWith("deploy/"),
+        (s) => s.startsWith("@pulumi/"),
+      ),
+    ).toStrictEqual([]);
   });
 
   it("keeps what differs between engines in src/engine/: no branch on an engine's name elsewhere, the union of names written once", async () => {
@@ -204,7 +263,8 @@ describe("architecture", () => {
     for (const file of await sourceFiles()) {
       const path = relative(SRC, file);
       const text = await readFile(file, "utf8");
-      if (!path.startsWith("engine/") && /[!=]==\s*["'](chart|release)["']|["'](chart|release)["']\s*[!=]==|case\s+["'](chart|release)["']\s*:/.test(text)) branches.push(path);
+      if (!path.startsWith("engine/") && /[!=]==\s*["'](chart|release)["']|["'](chart|release)["']\s*[!=]==|case\s+["'](chart|release)["']\s*:/.test(text))
+        branches.push(path);
       if (/["']chart["']\s*\|\s*["']release["']|["']release["']\s*\|\s*["']chart["']/.test(text)) unions.push(path);
     }
     expect(branches).toStrictEqual([]);

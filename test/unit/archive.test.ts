@@ -67,9 +67,13 @@ describe("readChartArchive refuses hostile archives", () => {
 
 describe("inspectArchive", () => {
   it("tells a chart that renders the same every time from one that calls random, time or tpl, subcharts included", async () => {
-    const chart = (template: string) => tarball([{ name: "c/Chart.yaml", content: MINIMAL_CHART_YAML }, { name: "c/templates/cm.yaml", content: template }]);
+    const chart = (template: string) =>
+      tarball([
+        { name: "c/Chart.yaml", content: MINIMAL_CHART_YAML },
+        { name: "c/templates/cm.yaml", content: template },
+      ]);
     expect((await inspectArchive(await chart("kind: ConfigMap\ndata: { a: {{ .Values.a | quote }} }\n"), "c")).deterministic).toBe(true);
-    for (const call of ["randAlphaNum 16", "uuidv4", "genCA \"x\" 365", "now | date \"2006\"", "tpl .Values.t ."]) {
+    for (const call of ["randAlphaNum 16", "uuidv4", 'genCA "x" 365', 'now | date "2006"', "tpl .Values.t ."]) {
       expect((await inspectArchive(await chart(`data: { a: {{ ${call} }} }\n`), "c")).deterministic, call).toBe(false);
     }
     // storefront packs webapp, whose Secret defaults to randAlphaNum.
@@ -93,7 +97,11 @@ describe("inspectArchive", () => {
       { name: "operator/crds/things.yaml", content: crd("things.example.com") },
     ]);
     const parent = await tarball([
-      { name: "stack/Chart.yaml", content: "apiVersion: v2\nname: stack\nversion: 1.0.0\ndependencies:\n  - name: operator\n    version: ^2.0.0\n    repository: https://charts.example.test\n" },
+      {
+        name: "stack/Chart.yaml",
+        content:
+          "apiVersion: v2\nname: stack\nversion: 1.0.0\ndependencies:\n  - name: operator\n    version: ^2.0.0\n    repository: https://charts.example.test\n",
+      },
       { name: "stack/crds/own.yaml", content: crd("own.example.com") },
       { name: "stack/charts/operator-2.3.4.tgz", content: operator },
       { name: "stack/charts/plain/Chart.yaml", content: "apiVersion: v2\nname: plain\nversion: 0.1.0\n" },
@@ -101,7 +109,9 @@ describe("inspectArchive", () => {
     ]);
     const inspection = await inspectArchive(parent, "stack-1.0.0");
     expect(inspection.crds).toStrictEqual(["own.example.com", "plain.example.com", "things.example.com"]);
-    expect(inspection.dependencies).toStrictEqual([{ name: "operator", version: "^2.0.0", repository: "https://charts.example.test", vendored: true, vendoredVersion: "2.3.4" }]);
+    expect(inspection.dependencies).toStrictEqual([
+      { name: "operator", version: "^2.0.0", repository: "https://charts.example.test", vendored: true, vendoredVersion: "2.3.4" },
+    ]);
   });
 
   it("finds hook events and keeps test hooks apart by event name", async () => {
@@ -120,17 +130,24 @@ describe("inspectArchive", () => {
 
   it("lists an umbrella chart's vendored dependency", async () => {
     const inspection = await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront");
-    expect(inspection.dependencies).toStrictEqual([{ name: "webapp", version: "1.0.1", repository: "file://../../webapp/1.0.1", vendored: true, vendoredVersion: "1.0.1" }]);
+    expect(inspection.dependencies).toStrictEqual([
+      { name: "webapp", version: "1.0.1", repository: "file://../../webapp/1.0.1", vendored: true, vendoredVersion: "1.0.1" },
+    ]);
   });
 
   it("reads a v1 chart's dependencies from requirements.yaml", async () => {
     const data = await tarball([
       { name: "old/Chart.yaml", content: "apiVersion: v1\nname: old\nversion: 0.3.0\n" },
-      { name: "old/requirements.yaml", content: "dependencies:\n  - name: redis\n    version: ~10\n    repository: https://charts.example.test\n    condition: redis.enabled\n" },
+      {
+        name: "old/requirements.yaml",
+        content: "dependencies:\n  - name: redis\n    version: ~10\n    repository: https://charts.example.test\n    condition: redis.enabled\n",
+      },
     ]);
     const inspection = await inspectArchive(data, "old");
     expect(inspection.apiVersion).toBe("v1");
-    expect(inspection.dependencies).toStrictEqual([{ name: "redis", version: "~10", repository: "https://charts.example.test", condition: "redis.enabled", vendored: false }]);
+    expect(inspection.dependencies).toStrictEqual([
+      { name: "redis", version: "~10", repository: "https://charts.example.test", condition: "redis.enabled", vendored: false },
+    ]);
   });
 
   it("names the file when Chart.yaml is broken", async () => {

@@ -3,15 +3,23 @@ import { immutablePrefixes, isBookkeeping, isSecret, leaves } from "../../src/di
 import type { RenderedObject } from "../../src/model/objects.js";
 import { parsePath } from "../../src/util/tree-path.js";
 
-const object = (group: string, kind: string, body: Record<string, unknown> = {}): RenderedObject => ({ id: `${group}/${kind}/ns/x`, apiVersion: "v1", group, kind, namespace: "ns", name: "x", body });
+const object = (group: string, kind: string, body: Record<string, unknown> = {}): RenderedObject => ({
+  id: `${group}/${kind}/ns/x`,
+  apiVersion: "v1",
+  group,
+  kind,
+  namespace: "ns",
+  name: "x",
+  body,
+});
 
 describe("classification of fields", () => {
   it.each([
-    ["metadata.labels[\"helm.sh/chart\"]", true],
-    ["metadata.labels[\"app.kubernetes.io/version\"]", true],
+    ['metadata.labels["helm.sh/chart"]', true],
+    ['metadata.labels["app.kubernetes.io/version"]', true],
     ["metadata.labels.chart", true],
-    ["spec.template.metadata.labels[\"helm.sh/chart\"]", true],
-    ["metadata.annotations[\"checksum/config\"]", true],
+    ['spec.template.metadata.labels["helm.sh/chart"]', true],
+    ['metadata.annotations["checksum/config"]', true],
     ["metadata.labels.app", false],
     ["metadata.annotations.note", false],
     ["metadata.name", false],
@@ -23,7 +31,10 @@ describe("classification of fields", () => {
 
   it("knows what the API server will not change in place, per kind", () => {
     expect(immutablePrefixes(object("apps", "Deployment"), object("apps", "Deployment"))).toStrictEqual([["spec", "selector"]]);
-    expect(immutablePrefixes(object("", "Service"), object("", "Service"))).toStrictEqual([["spec", "clusterIP"], ["spec", "clusterIPs"]]);
+    expect(immutablePrefixes(object("", "Service"), object("", "Service"))).toStrictEqual([
+      ["spec", "clusterIP"],
+      ["spec", "clusterIPs"],
+    ]);
     expect(immutablePrefixes(object("", "ConfigMap"), object("", "ConfigMap"))).toStrictEqual([]);
     expect(immutablePrefixes(object("example.com", "Widget"), object("example.com", "Widget"))).toStrictEqual([]);
     // Data of a ConfigMap or Secret only when it is immutable on both sides.
@@ -42,6 +53,6 @@ describe("classification of fields", () => {
   });
 
   it("lists an object's leaves with their paths, lists included", () => {
-    expect([...leaves({ a: { b: 1 }, c: ["x", { d: null }] })]).toStrictEqual([".a.b=1", ".c[0]=\"x\"", ".c[1].d=null"]);
+    expect([...leaves({ a: { b: 1 }, c: ["x", { d: null }] })]).toStrictEqual([".a.b=1", '.c[0]="x"', ".c[1].d=null"]);
   });
 });

@@ -21,7 +21,10 @@ function problems(written: unknown): string[] {
 }
 
 const base = () => ({
-  repositories: { local: "file://./charts", remote: { url: "https://charts.example.test/stable", auth: { usernameEnv: "REPO_USER", passwordEnv: "REPO_PASS" } } },
+  repositories: {
+    local: "file://./charts",
+    remote: { url: "https://charts.example.test/stable", auth: { usernameEnv: "REPO_USER", passwordEnv: "REPO_PASS" } },
+  },
   charts: { web: { repository: "local", version: "^1.0.0", namespace: "web" } } as Record<string, Record<string, unknown>>,
   stacks: { dev: { kubeVersion: "v1.31" } },
 });
@@ -111,7 +114,7 @@ describe("normaliseConfig", () => {
   });
 
   it.each([
-    ["^1.2.3@sha256:" + "a".repeat(64), "a digest pin needs an exact version"],
+    [`^1.2.3@sha256:${"a".repeat(64)}`, "a digest pin needs an exact version"],
     ["1.2.3@sha1:abc", "is not a digest"],
   ])("refuses the digest pin %s", (version, message) => {
     const written = base();

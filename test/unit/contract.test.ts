@@ -6,7 +6,11 @@ const version = (defaults: Record<string, unknown>, schema?: unknown): ValuesCon
 
 describe("contractDiff", () => {
   it("reports a key the platform sets that the new version renamed, suggesting the new name", () => {
-    const changes = contractDiff({ service: { port: 8080 } }, version({ service: { port: 80, type: "ClusterIP" } }), version({ service: { httpPort: 80, type: "ClusterIP" } }));
+    const changes = contractDiff(
+      { service: { port: 8080 } },
+      version({ service: { port: 80, type: "ClusterIP" } }),
+      version({ service: { httpPort: 80, type: "ClusterIP" } }),
+    );
     expect(changes).toStrictEqual([
       {
         kind: "ignored",
@@ -18,7 +22,11 @@ describe("contractDiff", () => {
   });
 
   it("reports a newly required key that nothing sets, and not one the defaults satisfy", () => {
-    const schema = (required: string[]) => ({ type: "object", required, properties: { db: { type: "object", required: ["host"], properties: { host: { type: "string" } } } } });
+    const schema = (required: string[]) => ({
+      type: "object",
+      required,
+      properties: { db: { type: "object", required: ["host"], properties: { host: { type: "string" } } } },
+    });
     const changes = contractDiff({}, version({ image: "x" }, schema([])), version({ image: "x" }, schema(["image", "db"])));
     // db.host was already required within db, so only db is new; image is satisfied by its default.
     expect(changes.map((c) => [c.kind, c.path])).toStrictEqual([["required", "db"]]);
@@ -26,7 +34,11 @@ describe("contractDiff", () => {
 
   it("reports a type change of a key the platform sets", () => {
     const changes = contractDiff({ resources: "small" }, version({ resources: "medium" }), version({ resources: { cpu: "100m" } }));
-    expect(changes.map((c) => [c.kind, c.path, c.detail])).toContainEqual(["type", "resources", "the platform sets it; its type changed from string to object"]);
+    expect(changes.map((c) => [c.kind, c.path, c.detail])).toContainEqual([
+      "type",
+      "resources",
+      "the platform sets it; its type changed from string to object",
+    ]);
   });
 
   it("lists changed defaults only for keys the platform does not set", () => {
@@ -54,25 +66,37 @@ describe("contractDiff", () => {
   });
 
   it("lists required keys sorted, deep ones included, and does not follow schemas without end", () => {
-    const schema = { type: "object", required: ["b", "a"], properties: { a: { type: "string" }, b: { type: "object", required: ["z"], properties: { z: { type: "string" } } } } };
+    const schema = {
+      type: "object",
+      required: ["b", "a"],
+      properties: { a: { type: "string" }, b: { type: "object", required: ["z"], properties: { z: { type: "string" } } } },
+    };
     expect(contractDiff({}, version({}), version({}, schema)).map((c) => c.path)).toStrictEqual(["a", "b", "b.z"]);
   });
 
   it("compares types from the schema (integer and number alike) or else from the defaults", () => {
     const typed = (type: string) => ({ type: "object", properties: { n: { type } } });
     expect(contractDiff({ n: 1 }, version({}, typed("integer")), version({}, typed("number")))).toStrictEqual([]);
-    expect(contractDiff({ n: 1 }, version({}, typed("integer")), version({}, typed("string"))).map((c) => c.detail)).toStrictEqual(["the platform sets it; its type changed from number to string"]);
+    expect(contractDiff({ n: 1 }, version({}, typed("integer")), version({}, typed("string"))).map((c) => c.detail)).toStrictEqual([
+      "the platform sets it; its type changed from number to string",
+    ]);
     expect(contractDiff({ n: 1 }, version({ n: 2 }), version({ n: 2.5 }))).toStrictEqual([]);
     expect(contractDiff({ n: 1 }, version({ n: null }), version({ n: "x" }))).toStrictEqual([]);
-    expect(contractDiff({ n: { m: 1 } }, version({ n: { m: 1 } }), version({ n: { m: "1" } })).map((c) => [c.path, c.detail])).toStrictEqual([["n.m", "the platform sets it; its type changed from number to string"]]);
+    expect(contractDiff({ n: { m: 1 } }, version({ n: { m: 1 } }), version({ n: { m: "1" } })).map((c) => [c.path, c.detail])).toStrictEqual([
+      ["n.m", "the platform sets it; its type changed from number to string"],
+    ]);
   });
 
   it("shows long changed defaults shortened, and none under a map the platform sets", () => {
     const long = "x".repeat(80);
     const [change] = contractDiff({}, version({ note: "short" }), version({ note: long }));
     expect(change?.detail).toBe(`default changed from "short" to "${"x".repeat(56)}…`);
-    expect(contractDiff({ log: { level: "debug" } }, version({ log: { level: "info", format: "text" } }), version({ log: { level: "warn", format: "json" } }))).toStrictEqual([]);
+    expect(
+      contractDiff({ log: { level: "debug" } }, version({ log: { level: "info", format: "text" } }), version({ log: { level: "warn", format: "json" } })),
+    ).toStrictEqual([]);
     // An empty map default is a leaf: its change is listed.
-    expect(contractDiff({}, version({ labels: {} }), version({ labels: null })).map((c) => [c.path, c.detail])).toStrictEqual([["labels", "default changed from {} to null"]]);
+    expect(contractDiff({}, version({ labels: {} }), version({ labels: null })).map((c) => [c.path, c.detail])).toStrictEqual([
+      ["labels", "default changed from {} to null"],
+    ]);
   });
 });

@@ -6,7 +6,14 @@ import { ChartroomError } from "../../src/errors/index.js";
 import type { DeploymentPlan } from "../../src/workflows/deployments.js";
 
 function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"]> = {}): DeploymentPlan {
-  const repository: RepositorySpec = { name: "r", kind, url: kind === "oci" ? "oci://registry.example.test/charts" : "https://charts.example.test", plainHttp: kind === "oci", timeoutMs: 1000, auth: { usernameEnv: "REG_USER", passwordEnv: "REG_PASS" } };
+  const repository: RepositorySpec = {
+    name: "r",
+    kind,
+    url: kind === "oci" ? "oci://registry.example.test/charts" : "https://charts.example.test",
+    plainHttp: kind === "oci",
+    timeoutMs: 1000,
+    auth: { usernameEnv: "REG_USER", passwordEnv: "REG_PASS" },
+  };
   const spec = chartSpec({ key: "web", repository, range: "1.2.3", namespace: "web", ...extra });
   return {
     spec,
@@ -31,7 +38,10 @@ describe("engine arguments", () => {
   });
 
   it("gives helm.v3.Release the declaration's release settings over the defaults, and keeps nulls as Helm does", () => {
-    const args = releaseArgs(plan("http", { release: { atomic: false, timeout: 120, maxHistory: 3, cleanupOnFail: true, createNamespace: true, waitForJobs: false } }), {});
+    const args = releaseArgs(
+      plan("http", { release: { atomic: false, timeout: 120, maxHistory: 3, cleanupOnFail: true, createNamespace: true, waitForJobs: false } }),
+      {},
+    );
     expect(args).toMatchObject({ atomic: false, timeout: 120, maxHistory: 3, createNamespace: true, waitForJobs: false, allowNullValues: true });
   });
 

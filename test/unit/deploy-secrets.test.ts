@@ -26,7 +26,11 @@ describe("a secret given in code, found in every form a chart can give it", () =
     expect(holdsSecret(text, needles)).toBe(true);
   });
 
-  it.each([["another value", "token=something-else-entirely"], ["a base64 of something else", Buffer.from("nothing to see here").toString("base64")], ["a name", "webapp-frontend"]])("leaves %s alone", (_, text) => {
+  it.each([
+    ["another value", "token=something-else-entirely"],
+    ["a base64 of something else", Buffer.from("nothing to see here").toString("base64")],
+    ["a name", "webapp-frontend"],
+  ])("leaves %s alone", (_, text) => {
     expect(holdsSecret(text, needles)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { formatMarkdown } from "../../src/report/diff-markdown.js";
 import { formatText } from "../../src/report/diff-text.js";
 import { chartReport, diffReport, markMoves, type ChartSide } from "../../src/diff/report.js";
 import { parseManifest } from "../../src/render/manifest.js";
-import { type RenderedObject } from "../../src/model/objects.js";
+import type { RenderedObject } from "../../src/model/objects.js";
 
 const meta = { chart: "app", stack: "dev", engine: "chart" as const };
 const options = { showSecrets: false, showBookkeeping: false };
@@ -37,11 +37,39 @@ describe("chartReport", () => {
   });
 
   it.each([
-    ["DaemonSet selector", "apps/v1", "DaemonSet", "spec: { selector: { matchLabels: { app: a } } }", "spec: { selector: { matchLabels: { app: b } } }", "spec.selector"],
-    ["ReplicaSet selector", "apps/v1", "ReplicaSet", "spec: { selector: { matchLabels: { app: a } } }", "spec: { selector: { matchLabels: { app: b } } }", "spec.selector"],
+    [
+      "DaemonSet selector",
+      "apps/v1",
+      "DaemonSet",
+      "spec: { selector: { matchLabels: { app: a } } }",
+      "spec: { selector: { matchLabels: { app: b } } }",
+      "spec.selector",
+    ],
+    [
+      "ReplicaSet selector",
+      "apps/v1",
+      "ReplicaSet",
+      "spec: { selector: { matchLabels: { app: a } } }",
+      "spec: { selector: { matchLabels: { app: b } } }",
+      "spec.selector",
+    ],
     ["StatefulSet serviceName", "apps/v1", "StatefulSet", "spec: { serviceName: a }", "spec: { serviceName: b }", "spec.serviceName"],
-    ["StatefulSet volumeClaimTemplates", "apps/v1", "StatefulSet", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 1Gi } } } }] }", "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 2Gi } } } }] }", "spec.volumeClaimTemplates"],
-    ["Job template", "batch/v1", "Job", "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }", "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }", "spec.template"],
+    [
+      "StatefulSet volumeClaimTemplates",
+      "apps/v1",
+      "StatefulSet",
+      "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 1Gi } } } }] }",
+      "spec: { volumeClaimTemplates: [{ metadata: { name: data }, spec: { resources: { requests: { storage: 2Gi } } } }] }",
+      "spec.volumeClaimTemplates",
+    ],
+    [
+      "Job template",
+      "batch/v1",
+      "Job",
+      "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }",
+      "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }",
+      "spec.template",
+    ],
     ["Service clusterIP", "v1", "Service", "spec: { clusterIP: 10.0.0.1 }", "spec: { clusterIP: 10.0.0.2 }", "spec.clusterIP"],
     ["RoleBinding roleRef", "rbac.authorization.k8s.io/v1", "RoleBinding", "roleRef: { kind: Role, name: a }", "roleRef: { kind: Role, name: b }", "roleRef"],
     ["immutable ConfigMap data", "v1", "ConfigMap", "immutable: true\ndata: { a: '1' }", "immutable: true\ndata: { a: '2' }", "data"],
@@ -64,15 +92,79 @@ describe("chartReport", () => {
   });
 
   it.each([
-    ["a new image in a Deployment", "chart", "apps/v1", "Deployment", "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }", "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }", "update"],
-    ["a new image in a bare Pod", "chart", "v1", "Pod", "spec: { containers: [{ name: a, image: x }] }", "spec: { containers: [{ name: a, image: y }] }", "replace"],
-    ["a bare Pod's new image under a Release", "release", "v1", "Pod", "spec: { containers: [{ name: a, image: x }] }", "spec: { containers: [{ name: a, image: y }] }", "update"],
+    [
+      "a new image in a Deployment",
+      "chart",
+      "apps/v1",
+      "Deployment",
+      "spec: { template: { spec: { containers: [{ name: a, image: x }] } } }",
+      "spec: { template: { spec: { containers: [{ name: a, image: y }] } } }",
+      "update",
+    ],
+    [
+      "a new image in a bare Pod",
+      "chart",
+      "v1",
+      "Pod",
+      "spec: { containers: [{ name: a, image: x }] }",
+      "spec: { containers: [{ name: a, image: y }] }",
+      "replace",
+    ],
+    [
+      "a bare Pod's new image under a Release",
+      "release",
+      "v1",
+      "Pod",
+      "spec: { containers: [{ name: a, image: x }] }",
+      "spec: { containers: [{ name: a, image: y }] }",
+      "update",
+    ],
     ["a Secret's data", "chart", "v1", "Secret", "data: { a: eA== }", "data: { a: eQ== }", "replace"],
-    ["a StatefulSet's revisionHistoryLimit", "chart", "apps/v1", "StatefulSet", "spec: { revisionHistoryLimit: 1 }", "spec: { revisionHistoryLimit: 2 }", "replace"],
-    ["a PVC's volumeMode (immutable, not replaced by the provider)", "chart", "v1", "PersistentVolumeClaim", "spec: { volumeMode: Filesystem }", "spec: { volumeMode: Block }", "fails"],
-    ["a Deployment selector under a Release", "release", "apps/v1", "Deployment", "spec: { selector: { matchLabels: { a: x } } }", "spec: { selector: { matchLabels: { a: y } } }", "fails"],
-    ["an apiVersion move under helm.v4.Chart (chartroom aliases the old type)", "chart", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "update"],
-    ["an apiVersion move under a Release", "release", "autoscaling/v2", "HorizontalPodAutoscaler", "spec: { maxReplicas: 2 }", "spec: { maxReplicas: 2 }", "update"],
+    [
+      "a StatefulSet's revisionHistoryLimit",
+      "chart",
+      "apps/v1",
+      "StatefulSet",
+      "spec: { revisionHistoryLimit: 1 }",
+      "spec: { revisionHistoryLimit: 2 }",
+      "replace",
+    ],
+    [
+      "a PVC's volumeMode (immutable, not replaced by the provider)",
+      "chart",
+      "v1",
+      "PersistentVolumeClaim",
+      "spec: { volumeMode: Filesystem }",
+      "spec: { volumeMode: Block }",
+      "fails",
+    ],
+    [
+      "a Deployment selector under a Release",
+      "release",
+      "apps/v1",
+      "Deployment",
+      "spec: { selector: { matchLabels: { a: x } } }",
+      "spec: { selector: { matchLabels: { a: y } } }",
+      "fails",
+    ],
+    [
+      "an apiVersion move under helm.v4.Chart (chartroom aliases the old type)",
+      "chart",
+      "autoscaling/v2",
+      "HorizontalPodAutoscaler",
+      "spec: { maxReplicas: 2 }",
+      "spec: { maxReplicas: 2 }",
+      "update",
+    ],
+    [
+      "an apiVersion move under a Release",
+      "release",
+      "autoscaling/v2",
+      "HorizontalPodAutoscaler",
+      "spec: { maxReplicas: 2 }",
+      "spec: { maxReplicas: 2 }",
+      "update",
+    ],
   ] as const)("predicts the engine's step for %s", (_, engine, apiVersion, kind, before, after, step) => {
     const moved = apiVersion === "autoscaling/v2" ? "autoscaling/v2beta2" : apiVersion;
     const doc = (version: string, body: string) => `apiVersion: ${version}\nkind: ${kind}\nmetadata: { name: x }\n${body}\n`;
@@ -85,7 +177,10 @@ describe("chartReport", () => {
     expect(report.objects).toStrictEqual([]);
     expect(report.bookkeeping).toStrictEqual({ objects: 1, fields: ['annotations["checksum/config"]', 'labels["helm.sh/chart"]'] });
     expect(diffReport([report]).changed).toBe(false);
-    const shown = chartReport(meta, side(deployment("a", "img:1", "app-1.0.0")), side(deployment("a", "img:1", "app-1.0.1")), { ...options, showBookkeeping: true });
+    const shown = chartReport(meta, side(deployment("a", "img:1", "app-1.0.0")), side(deployment("a", "img:1", "app-1.0.1")), {
+      ...options,
+      showBookkeeping: true,
+    });
     expect(shown.objects[0]?.changes.map((c) => c.path)).toContain('metadata.labels["helm.sh/chart"]');
   });
 
@@ -129,7 +224,8 @@ describe("chartReport", () => {
   });
 
   it("names the Secret values that did not change, with their byte length only", () => {
-    const secret = (password: string) => `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { user: ${Buffer.from("admin").toString("base64")}, password: ${Buffer.from(password).toString("base64")} }\n`;
+    const secret = (password: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { user: ${Buffer.from("admin").toString("base64")}, password: ${Buffer.from(password).toString("base64")} }\n`;
     const report = diffReport([chartReport(meta, side(secret("old-pass")), side(secret("new-longer-pass")), options)]);
     const object = report.charts[0]?.objects[0];
     expect(object?.unchangedSecrets).toStrictEqual([{ path: "data.user", bytes: 5 }]);
@@ -138,7 +234,8 @@ describe("chartReport", () => {
   });
 
   it("pairs a deleted and an added object of the same kind with mostly the same content as a rename", () => {
-    const config = (name: string, extra = "") => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name}, labels: { app: web } }\ndata: { A: '1', B: '2', C: '3'${extra} }\n`;
+    const config = (name: string, extra = "") =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name}, labels: { app: web } }\ndata: { A: '1', B: '2', C: '3'${extra} }\n`;
     const report = chartReport(meta, side(config("old")), side(config("new", ", D: '4'")), options);
     expect(report.objects.map((o) => [o.action, o.id, o.renamedFrom?.id])).toStrictEqual([["rename", "/ConfigMap/ns/new", "/ConfigMap/ns/old"]]);
   });
@@ -146,7 +243,10 @@ describe("chartReport", () => {
   it("keeps unrelated objects as a delete and an add", () => {
     const a = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\ndata: { X: '1' }\n";
     const b = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: b }\ndata: { Y: '2', Z: '3' }\n";
-    expect(chartReport(meta, side(a), side(b), options).objects.map((o) => [o.action, o.id])).toStrictEqual([["delete", "/ConfigMap/ns/a"], ["add", "/ConfigMap/ns/b"]]);
+    expect(chartReport(meta, side(a), side(b), options).objects.map((o) => [o.action, o.id])).toStrictEqual([
+      ["delete", "/ConfigMap/ns/a"],
+      ["add", "/ConfigMap/ns/b"],
+    ]);
   });
 
   it("treats an API version move as a change of the same object", () => {
@@ -164,7 +264,9 @@ describe("chartReport", () => {
 
 describe("formatMarkdown", () => {
   it("stays under the limit by cutting field details first, says so, and still names every object", () => {
-    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join("---\n");
+    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join(
+      "---\n",
+    );
     const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
     const text = formatMarkdown(diffReport(charts), 20_000);
     expect(text.length).toBeLessThanOrEqual(20_000);
@@ -175,7 +277,8 @@ describe("formatMarkdown", () => {
   });
 
   it("lists every changed object by name and class for a 30,000-line diff within 65,000 characters", () => {
-    const doc = (i: number, value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config-${i} }\ndata:\n${Array.from({ length: 30 }, (_, k) => `  key${k}: '${value}-${k}'`).join("\n")}\n`;
+    const doc = (i: number, value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config-${i} }\ndata:\n${Array.from({ length: 30 }, (_, k) => `  key${k}: '${value}-${k}'`).join("\n")}\n`;
     const objects = (value: string) => Array.from({ length: 500 }, (_, i) => doc(i, value)).join("---\n");
     const charts = ["alpha", "beta"].map((chart) => chartReport({ ...meta, chart, engine: "release" }, side(objects("old")), side(objects("new")), options));
     const report = diffReport(charts);
@@ -187,7 +290,9 @@ describe("formatMarkdown", () => {
   });
 
   it("folds charts to one line naming each object when even the object lists do not fit", () => {
-    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join("---\n");
+    const big = Array.from({ length: 40 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${i} }\ndata: { v: '${"x".repeat(200)}' }\n`).join(
+      "---\n",
+    );
     const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
     const text = formatMarkdown(diffReport(charts), 9_000);
     expect(text.length).toBeLessThanOrEqual(9_000);
@@ -198,8 +303,10 @@ describe("formatMarkdown", () => {
 });
 
 describe("hooks", () => {
-  const job = (image: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: { helm.sh/hook: pre-upgrade }\nspec: { template: { spec: { containers: [{ name: m, image: ${image} }] } } }\n`;
-  const test = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: probe\n  annotations: { helm.sh/hook: test }\nspec: { containers: [{ name: t, image: busybox }] }\n";
+  const job = (image: string) =>
+    `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: { helm.sh/hook: pre-upgrade }\nspec: { template: { spec: { containers: [{ name: m, image: ${image} }] } } }\n`;
+  const test =
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: probe\n  annotations: { helm.sh/hook: test }\nspec: { containers: [{ name: t, image: busybox }] }\n";
 
   it("does not call a changed hook Job a replacement under a Release: Helm recreates hooks on every run", () => {
     const report = chartReport({ ...meta, engine: "release" }, side(job("m:1")), side(job("m:2")), options);
@@ -216,7 +323,12 @@ describe("hooks", () => {
   });
 
   it("pairs a test Pod named at random on each render: the same Pod on both sides, not one gone and one new", () => {
-    const named = (suffix: string, image = "busybox") => ({ ...objects(test.replace("name: probe", `name: probe-${suffix}`).replace("busybox", image))[0], generatedName: "probe-*", source: "app/templates/tests/probe.yaml" }) as RenderedObject;
+    const named = (suffix: string, image = "busybox") =>
+      ({
+        ...objects(test.replace("name: probe", `name: probe-${suffix}`).replace("busybox", image))[0],
+        generatedName: "probe-*",
+        source: "app/templates/tests/probe.yaml",
+      }) as RenderedObject;
     const at = (object: RenderedObject): ChartSide => ({ version: "1.0.0", objects: [object], unstable: new Set() });
     const same = chartReport({ ...meta, engine: "release" }, at(named("x7k2q")), at(named("p0a9z")), options);
     expect(same.apart.map((item) => [item.display, item.change])).toStrictEqual([["Pod ns/probe-*", "same"]]);
@@ -226,16 +338,22 @@ describe("hooks", () => {
 
   it("lists test hooks apart under a Release too: only helm test creates them", () => {
     const report = chartReport({ ...meta, engine: "release" }, side(test), side(test.replace("busybox", "curl")), options);
-    expect([report.objects, report.apart.map((item) => [item.display, item.reason, item.change])]).toStrictEqual([[], [["Pod ns/probe", "a test hook: only `helm test` creates it", "update"]]]);
+    expect([report.objects, report.apart.map((item) => [item.display, item.reason, item.change])]).toStrictEqual([
+      [],
+      [["Pod ns/probe", "a test hook: only `helm test` creates it", "update"]],
+    ]);
   });
 });
 
 describe("crds/ under a Release", () => {
   it("says helm upgrade does not apply a change to a CRD from the crds/ folder", () => {
-    const crd = (field: string) => `# Source: app/crds/widgets.yaml\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, names: { kind: Widget, plural: widgets }, scope: Namespaced, versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, properties: { ${field}: { type: string } } } } }] }\n`;
+    const crd = (field: string) =>
+      `# Source: app/crds/widgets.yaml\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, names: { kind: Widget, plural: widgets }, scope: Namespaced, versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, properties: { ${field}: { type: string } } } } }] }\n`;
     const release = chartReport({ ...meta, engine: "release" }, side(crd("a")), side(crd("b")), options).objects[0];
     expect([release?.action, release?.step]).toStrictEqual(["update", "skipped"]);
-    expect(formatText(diffReport([chartReport({ ...meta, engine: "release" }, side(crd("a")), side(crd("b")), options)]))).toContain("helm upgrade does not apply this: Helm installs crds/ once");
+    expect(formatText(diffReport([chartReport({ ...meta, engine: "release" }, side(crd("a")), side(crd("b")), options)]))).toContain(
+      "helm upgrade does not apply this: Helm installs crds/ once",
+    );
     expect(chartReport(meta, side(crd("a")), side(crd("b")), options).objects[0]?.step).toBe("update");
   });
 });
@@ -268,10 +386,14 @@ ${Array.from({ length: fields }, (_, i) => `            f${i}: { type: string, d
     const many = chartReport(meta, side(crd(40, "old")), side(crd(40, "new", "\n            added: { type: integer }")), options);
     const object = many.objects[0];
     expect(object?.changes).toStrictEqual([]);
-    expect(object?.schemaChanges).toStrictEqual([{ path: "spec.versions[1].schema.openAPIV3Schema", version: "v1", added: 1, removed: 0, changed: 40, descriptions: 40 }]);
+    expect(object?.schemaChanges).toStrictEqual([
+      { path: "spec.versions[1].schema.openAPIV3Schema", version: "v1", added: 1, removed: 0, changed: 40, descriptions: 40 },
+    ]);
     const report = diffReport([many]);
     expect(report.changed).toBe(true);
-    expect(formatText(report)).toContain("spec.versions[1].schema.openAPIV3Schema (v1): 40 field(s) changed, 1 added (40 of them descriptions); --show-schema-fields lists them");
+    expect(formatText(report)).toContain(
+      "spec.versions[1].schema.openAPIV3Schema (v1): 40 field(s) changed, 1 added (40 of them descriptions); --show-schema-fields lists them",
+    );
     const all = chartReport(meta, side(crd(40, "old")), side(crd(40, "new")), { ...options, showSchemaFields: true }).objects[0];
     expect([all?.changes.length, all?.schemaChanges]).toStrictEqual([40, undefined]);
     const few = chartReport(meta, side(crd(5, "old")), side(crd(5, "new")), options).objects[0];
@@ -297,7 +419,10 @@ spec:
     expect(gone.objects[0]?.moved).toBe(arrived.objects[0]?.moved);
     expect(elsewhere.objects[0]?.moved).toBeUndefined();
     expect(formatText(diffReport([gone, arrived]))).toContain("moved here from chart api: helm.v4.Chart names each child by its chart");
-    const releases = [chartReport({ ...meta, engine: "release", chart: "api" }, side(service), null, options), chartReport({ ...meta, engine: "release", chart: "backend" }, null, side(service), options)];
+    const releases = [
+      chartReport({ ...meta, engine: "release", chart: "api" }, side(service), null, options),
+      chartReport({ ...meta, engine: "release", chart: "backend" }, null, side(service), options),
+    ];
     markMoves(releases);
     expect(releases[1]?.objects[0]?.moved?.consequence).toContain("invalid ownership metadata");
   });

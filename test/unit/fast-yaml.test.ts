@@ -13,13 +13,68 @@ function random(seed: number): () => number {
 }
 
 const TRICKY = [
-  "plain", "with space", "true", "False", "null", "~", "", "1.0", "-0", "+7", "0x1F", "0o17", "012", "1_000", "1e3", ".5", "-.inf", ".NaN",
-  "a: b", "a:b", "#hash", "x #y", "x#y", "- item", "-", "?", "[x]", "{y}", "'q'", '"dq"', "it's", 'say "hi"', "tab\there", "line\nbreak", "trail ",
-  " lead", "ünïcødé", "emoji 🚀", "back\\slash", "@at", "`tick", "%pct", "!bang", "&amp", "*star", "|pipe", ">gt", "key: value # c", "2026-01-01",
-  "multi\nline\ntext\n", "ends with newline\n", "\n\nleading blank lines", "http://example.test/a?b=c#d", "yes", "on", "0", "10", "3.14", "1.2.3",
+  "plain",
+  "with space",
+  "true",
+  "False",
+  "null",
+  "~",
+  "",
+  "1.0",
+  "-0",
+  "+7",
+  "0x1F",
+  "0o17",
+  "012",
+  "1_000",
+  "1e3",
+  ".5",
+  "-.inf",
+  ".NaN",
+  "a: b",
+  "a:b",
+  "#hash",
+  "x #y",
+  "x#y",
+  "- item",
+  "-",
+  "?",
+  "[x]",
+  "{y}",
+  "'q'",
+  '"dq"',
+  "it's",
+  'say "hi"',
+  "tab\there",
+  "line\nbreak",
+  "trail ",
+  " lead",
+  "ünïcødé",
+  "emoji 🚀",
+  "back\\slash",
+  "@at",
+  "`tick",
+  "%pct",
+  "!bang",
+  "&amp",
+  "*star",
+  "|pipe",
+  ">gt",
+  "key: value # c",
+  "2026-01-01",
+  "multi\nline\ntext\n",
+  "ends with newline\n",
+  "\n\nleading blank lines",
+  "http://example.test/a?b=c#d",
+  "yes",
+  "on",
+  "0",
+  "10",
+  "3.14",
+  "1.2.3",
   // Long enough to be wrapped over several lines, in quotes, by writers with a line width.
   "AlertmanagerConfigMatcherStrategy defines the strategy used by AlertmanagerConfig objects to match alerts in the routes and inhibition rules.",
-  "Deprecated: this will be removed in a future release. Prefer using `spec.alertmanagerConfiguration` instead; it's \"better\" there.",
+  'Deprecated: this will be removed in a future release. Prefer using `spec.alertmanagerConfiguration` instead; it\'s "better" there.',
   "A description with\na line break and   several   spaces, then\n\ntwo breaks and a trailing space ",
   "Tabs\tand back\\slashes and a 'quote' inside a long description that wraps because it is long enough to wrap",
   "  leading spaces kept in a long wrapped description that goes on for quite a while, really a while  ",
@@ -39,7 +94,7 @@ function value(next: () => number, depth: number): unknown {
   if (roll < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1));
   const out: Record<string, unknown> = {};
   for (let i = 0; i < Math.floor(next() * 5); i++) {
-    const key = next() < 0.2 ? TRICKY[Math.floor(next() * TRICKY.length)] ?? "k" : `key${i}${next() < 0.3 ? ".example.io/name" : ""}`;
+    const key = next() < 0.2 ? (TRICKY[Math.floor(next() * TRICKY.length)] ?? "k") : `key${i}${next() < 0.3 ? ".example.io/name" : ""}`;
     out[key] = value(next, depth + 1);
   }
   return out;
@@ -47,8 +102,21 @@ function value(next: () => number, depth: number): unknown {
 
 function writers(next: () => number, data: unknown): string[] {
   return [
-    dump(data, { flowLevel: next() < 0.7 ? -1 : Math.floor(next() * 3), lineWidth: next() < 0.5 ? -1 : 40, indent: next() < 0.5 ? 2 : 4, noArrayIndent: next() < 0.5, quotingType: next() < 0.5 ? '"' : "'", forceQuotes: next() < 0.2, noCompatMode: next() < 0.5 }),
-    stringify(data, { indentSeq: next() < 0.5, lineWidth: next() < 0.5 ? 0 : 40, defaultStringType: next() < 0.7 ? "PLAIN" : "QUOTE_DOUBLE", defaultKeyType: "PLAIN" }),
+    dump(data, {
+      flowLevel: next() < 0.7 ? -1 : Math.floor(next() * 3),
+      lineWidth: next() < 0.5 ? -1 : 40,
+      indent: next() < 0.5 ? 2 : 4,
+      noArrayIndent: next() < 0.5,
+      quotingType: next() < 0.5 ? '"' : "'",
+      forceQuotes: next() < 0.2,
+      noCompatMode: next() < 0.5,
+    }),
+    stringify(data, {
+      indentSeq: next() < 0.5,
+      lineWidth: next() < 0.5 ? 0 : 40,
+      defaultStringType: next() < 0.7 ? "PLAIN" : "QUOTE_DOUBLE",
+      defaultKeyType: "PLAIN",
+    }),
   ];
 }
 
@@ -78,7 +146,11 @@ describe("parseBlockYaml", () => {
     for (let seed = 1; seed <= 400; seed++) {
       const next = random(seed);
       const base = value(next, 0);
-      const variants = [{ root: base, other: value(next, 1) }, { root: base, other: value(next, 1) }, { root: value(next, 0), other: base }];
+      const variants = [
+        { root: base, other: value(next, 1) },
+        { root: base, other: value(next, 1) },
+        { root: value(next, 0), other: base },
+      ];
       const seen: unknown[] = [];
       for (const data of variants) {
         for (const text of writers(next, data)) {
@@ -97,8 +169,42 @@ describe("parseBlockYaml", () => {
 
   it("reads every plain scalar form as js-yaml does, hand-written ones included", () => {
     const scalars = [
-      "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~", "0", "-0", "+12", "12", "3.5", "-2.5e3", "1.", ".5", "1e3", "0.0",
-      "yes", "No", "on", "OFF", "1.2.3", "v1", "1:2", "a:b", "x#y", "'single'", "'it''s'", '"double"', '"esc\\n\\t\\u00e9\\x41"', "http://x.test/a#b", "ünï", "a  b",
+      "true",
+      "True",
+      "TRUE",
+      "false",
+      "False",
+      "FALSE",
+      "null",
+      "Null",
+      "NULL",
+      "~",
+      "0",
+      "-0",
+      "+12",
+      "12",
+      "3.5",
+      "-2.5e3",
+      "1.",
+      ".5",
+      "1e3",
+      "0.0",
+      "yes",
+      "No",
+      "on",
+      "OFF",
+      "1.2.3",
+      "v1",
+      "1:2",
+      "a:b",
+      "x#y",
+      "'single'",
+      "'it''s'",
+      '"double"',
+      '"esc\\n\\t\\u00e9\\x41"',
+      "http://x.test/a#b",
+      "ünï",
+      "a  b",
     ];
     let answered = 0;
     let total = 0;
@@ -138,7 +244,10 @@ describe("parseBlockYaml", () => {
   it.each([
     ["two lines", "a: one\n  two\nb: 1\n"],
     ["a blank line between", "a: one\n  two\n\n  three\n"],
-    ["a CRD-style description", "properties:\n  spec:\n    description: Spec defines the desired state\n      of the object, with more words\n      across lines.\n    type: object\n"],
+    [
+      "a CRD-style description",
+      "properties:\n  spec:\n    description: Spec defines the desired state\n      of the object, with more words\n      across lines.\n    type: object\n",
+    ],
     ["a list item", "- first part\n  second part\n- other\n"],
   ])("reads a multi-line plain scalar (%s) as js-yaml does", (_, text) => {
     const fast = parseBlockYaml(text);
@@ -151,8 +260,14 @@ describe("parseBlockYaml", () => {
     ["single quotes with a doubled quote", "a: 'it''s\n  wrapped'\n"],
     ["blank lines between", 'a: "one\n\n\n  two"\n'],
     ["escapes and a comment after", 'a: "tab\\tand \\"quotes\\"\n  and \\u00e9" # note\n'],
-    ["go-yaml style escaped breaks", 'description: "AlertmanagerConfigMatcherStrategy defines the strategy used by\\\n    \\ AlertmanagerConfig objects to match alerts in the routes and inhibition\n    rules. \\n The default value is `OnNamespace`."\ntype: object\n'],
-    ["controller-gen style single quotes", "description: 'Deprecated: this will be removed in a future release.\n  Prefer using `spec.alertmanagerConfiguration` instead.'\n"],
+    [
+      "go-yaml style escaped breaks",
+      'description: "AlertmanagerConfigMatcherStrategy defines the strategy used by\\\n    \\ AlertmanagerConfig objects to match alerts in the routes and inhibition\n    rules. \\n The default value is `OnNamespace`."\ntype: object\n',
+    ],
+    [
+      "controller-gen style single quotes",
+      "description: 'Deprecated: this will be removed in a future release.\n  Prefer using `spec.alertmanagerConfiguration` instead.'\n",
+    ],
     ["leading spaces folded", 'a: "one\n     two\n   three"\n'],
     ["a list item", '- "first part\n  second part"\n- other\n'],
   ])("reads a multi-line quoted scalar (%s) as js-yaml does", (_, text) => {

@@ -37,7 +37,8 @@ describe("scalars as Kubernetes reads them (YAML 1.1)", () => {
   });
 
   it("reads a rendered defaultMode as the API server does, on the fast path and the fallback", () => {
-    const text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n    - name: s\n      secret: { secretName: s, defaultMode: 0755 }\n    - name: c\n      configMap:\n        name: c\n        defaultMode: 0644\n";
+    const text =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n    - name: s\n      secret: { secretName: s, defaultMode: 0755 }\n    - name: c\n      configMap:\n        name: c\n        defaultMode: 0644\n";
     const [pod] = parseManifest(text, "ns", "app");
     expect(pod?.body.spec).toMatchObject({ volumes: [{ secret: { defaultMode: 493 } }, { configMap: { defaultMode: 420 } }] });
     expect(parseBlockYaml("a: yes\nb: 0755\n")).toStrictEqual(load("a: yes\nb: 0755\n", { schema: KUBERNETES_SCHEMA }));

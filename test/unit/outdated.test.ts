@@ -95,14 +95,18 @@ describe("staleness", () => {
   it("reports an engine choice the declaration no longer leads to, judging hooks by what the stacks render", () => {
     const migration = { "pre-upgrade": ["Job.batch ns/migrate"] };
     // The lock's rendered hooks say the chart needs a Release; it was locked as a Chart.
-    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { renderedHooks: { dev: {}, prod: migration } }))).toStrictEqual(["engine choice changed (chart → release)"]);
+    expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { renderedHooks: { dev: {}, prod: migration } }))).toStrictEqual([
+      "engine choice changed (chart → release)",
+    ]);
     // Rendered hooks win over what the templates show.
     expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { hooks: migration, renderedHooks: { dev: {} } }))).toStrictEqual([]);
     expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { hooks: migration }))).toStrictEqual(["engine choice changed (chart → release)"]);
     expect(staleReasons(spec("app", "^1.0.0", { engine: "release" }), pin("1.0.0"))).toStrictEqual(["engine choice changed (chart → release)"]);
     expect(staleReasons(spec("app", "^1.0.0"), pin("1.0.0", { engine: undefined as never }))).toStrictEqual(["engine choice changed (none → chart)"]);
     // A declared engine chart that would drop hooks is the engine's own error, not a staleness reason.
-    expect(() => staleReasons(spec("app", "^1.0.0", { engine: "chart" }), pin("1.0.0", { hooks: migration }))).toThrow(expect.objectContaining({ code: "ENGINE_DROPS_HOOKS" }));
+    expect(() => staleReasons(spec("app", "^1.0.0", { engine: "chart" }), pin("1.0.0", { hooks: migration }))).toThrow(
+      expect.objectContaining({ code: "ENGINE_DROPS_HOOKS" }),
+    );
   });
 
   it("accepts a pin that still answers its declaration", () => {

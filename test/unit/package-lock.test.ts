@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
-const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { lockfileVersion: number; packages: Record<string, Record<string, unknown> & { version?: string }> };
+const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+  lockfileVersion: number;
+  packages: Record<string, Record<string, unknown> & { version?: string }>;
+};
 const FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
 
 describe("package-lock.json", () => {

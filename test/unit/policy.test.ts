@@ -13,9 +13,19 @@ function chart(key: string, yaml: string, extra: Partial<PolicyChart> = {}): Pol
   return { key, engine: "chart", dropHooks: false, values: {}, objects: objects(yaml, extra.objects?.[0]?.namespace ?? "web"), ...extra };
 }
 
-async function findings(charts: PolicyChart[], options: { settings?: PolicySettings; kubeVersion?: string; today?: string; rules?: PolicyRule[] } = {}): Promise<Finding[]> {
+async function findings(
+  charts: PolicyChart[],
+  options: { settings?: PolicySettings; kubeVersion?: string; today?: string; rules?: PolicyRule[] } = {},
+): Promise<Finding[]> {
   const rules = options.rules ?? (await builtinRules(charts.flatMap((c) => [...c.objects])));
-  return runPolicies({ stack: "dev", kubeVersion: options.kubeVersion ?? "1.31.0", charts, rules, settings: options.settings ?? emptySettings(), today: options.today ?? "2026-11-30" });
+  return runPolicies({
+    stack: "dev",
+    kubeVersion: options.kubeVersion ?? "1.31.0",
+    charts,
+    rules,
+    settings: options.settings ?? emptySettings(),
+    today: options.today ?? "2026-11-30",
+  });
 }
 
 async function rulesFired(yaml: string, kubeVersion?: string): Promise<string[]> {
@@ -62,21 +72,51 @@ describe("the built-in rules", () => {
     ["service-target-port", `${deployment()}---\n${service("app: web", "metrics")}`],
     ["probe-port", deployment("app: web", GOOD_POD.replace("port: http", "port: health"))],
     ["workload-selector", deployment("app: other")],
-    ["ingress-backend", `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: missing, port: { number: 80 } } } }] } }] }\n`],
-    ["ingress-backend", `${service()}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: web, port: { number: 8443 } } } }] } }] }\n`],
-    ["ingress-backend", `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: { name: web }\nspec: { rules: [{ backendRefs: [{ name: missing, port: 80 }] }] }\n`],
+    [
+      "ingress-backend",
+      `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: missing, port: { number: 80 } } } }] } }] }\n`,
+    ],
+    [
+      "ingress-backend",
+      `${service()}---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, pathType: Prefix, backend: { service: { name: web, port: { number: 8443 } } } }] } }] }\n`,
+    ],
+    [
+      "ingress-backend",
+      `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: { name: web }\nspec: { rules: [{ backendRefs: [{ name: missing, port: 80 }] }] }\n`,
+    ],
     ["reference-exists", deployment("app: web", `${GOOD_POD}\n      env: [{ name: PASSWORD, valueFrom: { secretKeyRef: { name: missing, key: password } } }]`)],
     ["reference-exists", deployment("app: web", `${GOOD_POD}\n      envFrom: [{ configMapRef: { name: missing } }]`)],
     ["reference-exists", deployment("app: web", `${GOOD_POD}\n  volumes: [{ name: data, persistentVolumeClaim: { claimName: missing } }]`)],
     ["reference-exists", deployment("app: web", `${GOOD_POD}\n  serviceAccountName: missing`)],
     ["reference-exists", deployment("app: web", `${GOOD_POD}\n  imagePullSecrets: [{ name: missing }]`)],
-    ["hpa-target", `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: missing }, maxReplicas: 3 }\n`],
-    ["selector-matches-pods", `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 1, selector: { matchLabels: { app: nothing } } }\n`],
-    ["selector-matches-pods", `${deployment()}---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: web }\nspec: { podSelector: { matchExpressions: [{ key: app, operator: In, values: [nothing] }] } }\n`],
-    ["servicemonitor-selects-service", `${deployment()}---\n${service()}---\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: { name: web }\nspec: { selector: { matchLabels: { app: none } }, endpoints: [{ port: http }] }\n`],
-    ["hpa-and-replicas", `${deployment("app: web", GOOD_POD, "replicas: 3\n  ")}---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 5 }\n`],
-    ["pdb-blocks-eviction", `${deployment("app: web", GOOD_POD, "replicas: 2\n  ")}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { minAvailable: 2, selector: { matchLabels: { app: web } } }\n`],
-    ["pdb-blocks-eviction", `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 0, selector: { matchLabels: { app: web } } }\n`],
+    [
+      "hpa-target",
+      `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: missing }, maxReplicas: 3 }\n`,
+    ],
+    [
+      "selector-matches-pods",
+      `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 1, selector: { matchLabels: { app: nothing } } }\n`,
+    ],
+    [
+      "selector-matches-pods",
+      `${deployment()}---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: { name: web }\nspec: { podSelector: { matchExpressions: [{ key: app, operator: In, values: [nothing] }] } }\n`,
+    ],
+    [
+      "servicemonitor-selects-service",
+      `${deployment()}---\n${service()}---\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: { name: web }\nspec: { selector: { matchLabels: { app: none } }, endpoints: [{ port: http }] }\n`,
+    ],
+    [
+      "hpa-and-replicas",
+      `${deployment("app: web", GOOD_POD, "replicas: 3\n  ")}---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 5 }\n`,
+    ],
+    [
+      "pdb-blocks-eviction",
+      `${deployment("app: web", GOOD_POD, "replicas: 2\n  ")}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { minAvailable: 2, selector: { matchLabels: { app: web } } }\n`,
+    ],
+    [
+      "pdb-blocks-eviction",
+      `${deployment()}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: web }\nspec: { maxUnavailable: 0, selector: { matchLabels: { app: web } } }\n`,
+    ],
     ["cluster-scoped-namespace", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: reader, namespace: web }\nrules: []\n`],
     ["object-schema", deployment("app: web", GOOD_POD, "replicas: three\n  ")],
     ["unknown-field", deployment("app: web", GOOD_POD.replace("image: registry", "imagePullPolicey: Always\n      image: registry"))],
@@ -85,17 +125,38 @@ describe("the built-in rules", () => {
     ["image-tag", deployment("app: web", GOOD_POD.replace("web:1.2.3", "web"))],
     ["image-tag", deployment("app: web", GOOD_POD.replace("web:1.2.3", "web:latest"))],
     ["resource-requests", deployment("app: web", GOOD_POD.replace("resources: { requests: { cpu: 100m, memory: 64Mi } }", "resources: {}"))],
-    ["readiness-probe", deployment("app: web", GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "livenessProbe: { tcpSocket: { port: http } }"))],
+    [
+      "readiness-probe",
+      deployment("app: web", GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "livenessProbe: { tcpSocket: { port: http } }")),
+    ],
     ["privileged", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, privileged: true"))],
     ["privilege-escalation", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "readOnlyRootFilesystem: true"))],
     ["host-path", deployment("app: web", `${GOOD_POD}\n  volumes: [{ name: logs, hostPath: { path: /var/log } }]`)],
     ["host-namespaces", deployment("app: web", `${GOOD_POD}\n  hostNetwork: true`)],
     ["run-as-root", deployment("app: web", GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "runAsUser: 0"))],
-    ["added-capabilities", deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, capabilities: { add: [NET_ADMIN] }"))],
-    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: { name: admin }\nroleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin }\nsubjects: []\n`],
-    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: { name: all }\nrules: [{ apiGroups: [""], resources: ["*"], verbs: [get] }]\n`],
-    ["rbac-broad", `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: secrets }\nrules: [{ apiGroups: [""], resources: [secrets], verbs: [list] }]\n`],
-    ["memory-limit-without-request", deployment("app: web", GOOD_POD.replace("resources: { requests: { cpu: 100m, memory: 64Mi } }", "resources: { requests: { cpu: 100m }, limits: { memory: 128Mi } }"))],
+    [
+      "added-capabilities",
+      deployment("app: web", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, capabilities: { add: [NET_ADMIN] }")),
+    ],
+    [
+      "rbac-broad",
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: { name: admin }\nroleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin }\nsubjects: []\n`,
+    ],
+    [
+      "rbac-broad",
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: { name: all }\nrules: [{ apiGroups: [""], resources: ["*"], verbs: [get] }]\n`,
+    ],
+    [
+      "rbac-broad",
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: { name: secrets }\nrules: [{ apiGroups: [""], resources: [secrets], verbs: [list] }]\n`,
+    ],
+    [
+      "memory-limit-without-request",
+      deployment(
+        "app: web",
+        GOOD_POD.replace("resources: { requests: { cpu: 100m, memory: 64Mi } }", "resources: { requests: { cpu: 100m }, limits: { memory: 128Mi } }"),
+      ),
+    ],
   ])("%s fires on the broken case, and an exception silences it", async (rule, yaml) => {
     expect(await rulesFired(yaml)).toContain(rule);
     const settings = emptySettings();
@@ -107,7 +168,10 @@ describe("the built-in rules", () => {
   it("object-schema sees a Secret's data as it was before sealing: base64 or not", async () => {
     const secret = (data: string) => objects(`apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { password: "${data}" }\n`);
     const key = Buffer.alloc(32, 7);
-    const fired = async (list: PolicyChart["objects"]) => (await findings([{ key: "app", engine: "chart", dropHooks: false, values: {}, objects: list }])).filter((f) => f.rule === "object-schema").map((f) => f.path);
+    const fired = async (list: PolicyChart["objects"]) =>
+      (await findings([{ key: "app", engine: "chart", dropHooks: false, values: {}, objects: list }]))
+        .filter((f) => f.rule === "object-schema")
+        .map((f) => f.path);
     expect(await fired(secret("c2VjcmV0"))).toStrictEqual([]);
     expect(await fired(sealSecrets(secret("c2VjcmV0"), key))).toStrictEqual([]);
     expect(await fired(secret("not base64!"))).toStrictEqual(["data.password"]);
@@ -116,7 +180,8 @@ describe("the built-in rules", () => {
 
   it("crds-in-chart tells what deleting the chart does to its CRDs, under the chart's engine", async () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: { name: widgets.example.com }\nspec: { group: example.com, scope: Namespaced, names: { kind: Widget, plural: widgets }, versions: [{ name: v1, served: true, storage: true }] }\n`;
-    const crds = async (engine: "chart" | "release") => (await findings([chart("operator", crd, { engine, objects: objects(crd, "") })])).filter((f) => f.rule === "crds-in-chart");
+    const crds = async (engine: "chart" | "release") =>
+      (await findings([chart("operator", crd, { engine, objects: objects(crd, "") })])).filter((f) => f.rule === "crds-in-chart");
     const [underChart] = await crds("chart");
     const [underRelease] = await crds("release");
     expect([underChart?.severity, underRelease?.severity]).toStrictEqual(["info", "info"]);
@@ -130,7 +195,10 @@ describe("the built-in rules", () => {
     ["policy/v1beta1 PodDisruptionBudget", "1.31.0", "policy/v1beta1", true],
   ])("removed-api: %s on Kubernetes %s", async (_, kubeVersion, apiVersion, fires) => {
     const kind = apiVersion.startsWith("policy") ? "PodDisruptionBudget" : "HorizontalPodAutoscaler";
-    const spec = kind === "PodDisruptionBudget" ? "{ maxUnavailable: 1, selector: { matchLabels: { app: web } } }" : "{ scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 3 }";
+    const spec =
+      kind === "PodDisruptionBudget"
+        ? "{ maxUnavailable: 1, selector: { matchLabels: { app: web } } }"
+        : "{ scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 3 }";
     const fired = await rulesFired(`${deployment()}---\napiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: web }\nspec: ${spec}\n`, kubeVersion);
     expect(fired.includes("removed-api")).toBe(fires);
   });
@@ -140,13 +208,16 @@ describe("the built-in rules", () => {
     const widget = (size: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: ${size} }\n`;
     const good = await findings([chart("operator", crd, { objects: objects(crd, "") }), chart("app", widget("small"))]);
     expect(good.filter((f) => f.rule === "custom-resource-schema")).toStrictEqual([]);
-    const bad = (await findings([chart("operator", crd, { objects: objects(crd, "") }), chart("app", widget("huge"))])).filter((f) => f.rule === "custom-resource-schema");
+    const bad = (await findings([chart("operator", crd, { objects: objects(crd, "") }), chart("app", widget("huge"))])).filter(
+      (f) => f.rule === "custom-resource-schema",
+    );
     expect(bad.map((f) => [f.chart, f.object, f.path])).toStrictEqual([["app", "Widget.example.com web/w", "spec.size"]]);
   });
 
   it("hooks-under-chart: an error under helm.v4.Chart unless dropHooks, nothing under a Release", async () => {
     const job = `apiVersion: batch/v1\nkind: Job\nmetadata: { name: migrate, annotations: { helm.sh/hook: pre-install } }\nspec: { template: { spec: { restartPolicy: Never, containers: [{ name: m, image: m:1 }] } } }\n`;
-    const rule = async (extra: Partial<PolicyChart>) => (await findings([chart("db", job, extra)])).filter((f) => f.rule === "hooks-under-chart").map((f) => f.severity);
+    const rule = async (extra: Partial<PolicyChart>) =>
+      (await findings([chart("db", job, extra)])).filter((f) => f.rule === "hooks-under-chart").map((f) => f.severity);
     expect(await rule({})).toStrictEqual(["error"]);
     expect(await rule({ dropHooks: true })).toStrictEqual([]);
     expect(await rule({ engine: "release" })).toStrictEqual([]);
@@ -156,7 +227,9 @@ describe("the built-in rules", () => {
     const found = await findings([chart("api", deployment()), chart("edge", service())]);
     expect(found.filter((f) => f.rule.startsWith("service-"))).toStrictEqual([]);
     const apart = await findings([chart("api", deployment()), chart("edge", service("app: api"))]);
-    expect(apart.filter((f) => f.rule === "service-selects-pods").map((f) => [f.chart, f.object, f.path])).toStrictEqual([["edge", "Service web/web", "spec.selector"]]);
+    expect(apart.filter((f) => f.rule === "service-selects-pods").map((f) => [f.chart, f.object, f.path])).toStrictEqual([
+      ["edge", "Service web/web", "spec.selector"],
+    ]);
   });
 
   it("lets references to objects declared external pass", async () => {
@@ -184,18 +257,32 @@ describe("policy files", () => {
 
   it("silence a finding with an exception and its reason, keeping it visible", async () => {
     const settings = emptySettings();
-    addPolicyFile(settings, "policies/p.yaml", 'exceptions:\n  - rule: image-tag\n    chart: app\n    object: Deployment.apps web/web\n    reason: "the vendor publishes only latest"\n    until: 2027-01-31\n');
+    addPolicyFile(
+      settings,
+      "policies/p.yaml",
+      'exceptions:\n  - rule: image-tag\n    chart: app\n    object: Deployment.apps web/web\n    reason: "the vendor publishes only latest"\n    until: 2027-01-31\n',
+    );
     const found = (await findings(broken(), { settings })).filter((f) => f.rule === "image-tag");
-    expect(found.map((f) => [f.severity, f.exception])).toStrictEqual([["info", { reason: "the vendor publishes only latest", until: "2027-01-31", file: "policies/p.yaml" }]]);
+    expect(found.map((f) => [f.severity, f.exception])).toStrictEqual([
+      ["info", { reason: "the vendor publishes only latest", until: "2027-01-31", file: "policies/p.yaml" }],
+    ]);
   });
 
   it("turn an expired exception into an error that names it, and flag one that silences nothing", async () => {
     const settings = emptySettings();
-    addPolicyFile(settings, "policies/p.yaml", "exceptions:\n  - { rule: image-tag, chart: app, reason: vendor, until: 2026-01-31 }\n  - { rule: privileged, chart: app, reason: none needed }\n");
+    addPolicyFile(
+      settings,
+      "policies/p.yaml",
+      "exceptions:\n  - { rule: image-tag, chart: app, reason: vendor, until: 2026-01-31 }\n  - { rule: privileged, chart: app, reason: none needed }\n",
+    );
     const found = await findings(broken(), { settings });
     expect(found.filter((f) => f.rule === "image-tag").map((f) => f.severity)).toStrictEqual(["warning"]);
     const expired = found.find((f) => f.rule === "policy-exception-expired");
-    expect([expired?.severity, expired?.message, expired?.position]).toStrictEqual(["error", 'the exception for image-tag expired on 2026-01-31 ("vendor")', { file: "policies/p.yaml", line: 2, column: 5 }]);
+    expect([expired?.severity, expired?.message, expired?.position]).toStrictEqual([
+      "error",
+      'the exception for image-tag expired on 2026-01-31 ("vendor")',
+      { file: "policies/p.yaml", line: 2, column: 5 },
+    ]);
     expect(found.find((f) => f.rule === "policy-exception-unused")?.message).toBe("the exception for privileged silences nothing");
   });
 
@@ -243,14 +330,17 @@ describe("policy files", () => {
     const yaml = `apiVersion: v1\nkind: ${kind}\nmetadata: { name: ${"a".repeat(length)} }\n`;
     expect((await rulesFired(yaml)).includes("object-name")).toBe(refused);
   });
-
 });
 
 describe("the built-in rules on the patterns of real charts", () => {
-  const hookAnnotations = (events: string, weight: number, policy = "before-hook-creation,hook-succeeded") => `annotations: { "helm.sh/hook": "${events}", "helm.sh/hook-weight": "${weight}", "helm.sh/hook-delete-policy": "${policy}" }`;
-  const serviceAccount = (name: string, annotations = "") => `apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: ${name}${annotations === "" ? "" : `, ${annotations}`} }\n`;
-  const job = (name: string, account: string, annotations: string, extra = "") => `apiVersion: batch/v1\nkind: Job\nmetadata: { name: ${name}, ${annotations} }\nspec:\n  template:\n    spec:\n      serviceAccountName: ${account}\n      restartPolicy: Never${extra}\n      containers: [{ name: job, image: registry.example.test/job:1.0.0 }]\n`;
-  const errors = async (charts: PolicyChart[], rule: string) => (await findings(charts)).filter((f) => f.rule === rule).map((f) => [f.severity, f.object, f.message]);
+  const hookAnnotations = (events: string, weight: number, policy = "before-hook-creation,hook-succeeded") =>
+    `annotations: { "helm.sh/hook": "${events}", "helm.sh/hook-weight": "${weight}", "helm.sh/hook-delete-policy": "${policy}" }`;
+  const serviceAccount = (name: string, annotations = "") =>
+    `apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: ${name}${annotations === "" ? "" : `, ${annotations}`} }\n`;
+  const job = (name: string, account: string, annotations: string, extra = "") =>
+    `apiVersion: batch/v1\nkind: Job\nmetadata: { name: ${name}, ${annotations} }\nspec:\n  template:\n    spec:\n      serviceAccountName: ${account}\n      restartPolicy: Never${extra}\n      containers: [{ name: job, image: registry.example.test/job:1.0.0 }]\n`;
+  const errors = async (charts: PolicyChart[], rule: string) =>
+    (await findings(charts)).filter((f) => f.rule === rule).map((f) => [f.severity, f.object, f.message]);
   const release = (yaml: string) => chart("app", yaml, { engine: "release" });
 
   it("lets hooks use the ServiceAccount a hook of the same phases creates (an admission webhook's patch Job)", async () => {
@@ -272,21 +362,42 @@ describe("the built-in rules on the patterns of real charts", () => {
 
   it("says a pre-install Job cannot use what only a post-install hook creates, naming the phase", async () => {
     const yaml = `${serviceAccount("late", hookAnnotations("post-install", 0))}---\n${job("early", "late", hookAnnotations("pre-install", 0))}`;
-    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([["error", "Job.batch web/early", "names ServiceAccount web/late, which the chart creates only as a hook that is not there when this pre-install hook runs (pre-install)"]]);
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([
+      [
+        "error",
+        "Job.batch web/early",
+        "names ServiceAccount web/late, which the chart creates only as a hook that is not there when this pre-install hook runs (pre-install)",
+      ],
+    ]);
   });
 
   it("warns that a pre-install Job using a release object fails on a first install only", async () => {
     const yaml = `${serviceAccount("main")}---\n${job("migrate", "main", hookAnnotations("pre-install,pre-upgrade", 0))}`;
-    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([["warning", "Job.batch web/migrate", "names ServiceAccount web/main, which does not exist yet when this pre-install,pre-upgrade hook runs on a first install (pre-install): the install fails, upgrades work"]]);
+    expect(await errors([release(yaml)], "reference-exists")).toStrictEqual([
+      [
+        "warning",
+        "Job.batch web/migrate",
+        "names ServiceAccount web/main, which does not exist yet when this pre-install,pre-upgrade hook runs on a first install (pre-install): the install fails, upgrades work",
+      ],
+    ]);
   });
 
   it("finds under helm.v4.Chart that a hook's ServiceAccount is never created for a release object", async () => {
     const yaml = `${serviceAccount("init", hookAnnotations("pre-install", -5, "before-hook-creation"))}---\n${deployment("app: web", `${GOOD_POD}\n  serviceAccountName: init`)}`;
-    expect(await errors([chart("app", yaml)], "reference-exists")).toStrictEqual([["error", "Deployment.apps web/web", "names ServiceAccount web/init, which only a hook creates, and helm.v4.Chart drops hooks"]]);
+    expect(await errors([chart("app", yaml)], "reference-exists")).toStrictEqual([
+      ["error", "Deployment.apps web/web", "names ServiceAccount web/init, which only a hook creates, and helm.v4.Chart drops hooks"],
+    ]);
   });
 
   it("takes numeric probe ports as valid, and refuses a name no container defines", async () => {
-    expect(await rulesFired(deployment("app: web", GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "readinessProbe: { httpGet: { path: /ready, port: 9102 } }")))).not.toContain("probe-port");
+    expect(
+      await rulesFired(
+        deployment(
+          "app: web",
+          GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "readinessProbe: { httpGet: { path: /ready, port: 9102 } }"),
+        ),
+      ),
+    ).not.toContain("probe-port");
     expect(await rulesFired(deployment("app: web", GOOD_POD.replace("port: http", "port: metrics")))).toContain("probe-port");
   });
 
@@ -306,7 +417,10 @@ describe("the built-in rules on the patterns of real charts", () => {
 
   it("keeps both errors for a Service that selects nothing and targets a name no container of the chart defines", async () => {
     const found = (await findings([chart("app", `${deployment()}---\n${service("app: wbe", "metrics")}`)])).filter((f) => f.rule.startsWith("service-"));
-    expect(found.map((f) => [f.rule, f.severity])).toStrictEqual([["service-selects-pods", "error"], ["service-target-port", "error"]]);
+    expect(found.map((f) => [f.rule, f.severity])).toStrictEqual([
+      ["service-selects-pods", "error"],
+      ["service-target-port", "error"],
+    ]);
   });
 
   it("warns about a numeric targetPort the selected pods do not list: a container may listen on it", async () => {
@@ -315,10 +429,20 @@ describe("the built-in rules on the patterns of real charts", () => {
   });
 
   it.each([["extensions/v1beta1"], ["networking.k8s.io/v1beta1"]])("reads the %s Ingress backend form (serviceName, servicePort)", async (apiVersion) => {
-    const ingress = (name: string, port: string) => `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, backend: { serviceName: ${name}, servicePort: ${port} } }] } }] }\n`;
-    expect((await findings([chart("app", `${service()}---\n${ingress("web", "80")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend")).toStrictEqual([]);
-    expect((await findings([chart("app", `${service()}---\n${ingress("missing", "80")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend").map((f) => f.message)).toStrictEqual(["sends traffic to Service web/missing, which does not exist in the stack"]);
-    expect((await findings([chart("app", `${service()}---\n${ingress("web", "8443")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend").map((f) => f.message)).toStrictEqual(["sends traffic to port 8443 of Service web/web, which has no such port"]);
+    const ingress = (name: string, port: string) =>
+      `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata: { name: web }\nspec: { rules: [{ http: { paths: [{ path: /, backend: { serviceName: ${name}, servicePort: ${port} } }] } }] }\n`;
+    expect(
+      (await findings([chart("app", `${service()}---\n${ingress("web", "80")}`)], { kubeVersion: "1.19.0" })).filter((f) => f.rule === "ingress-backend"),
+    ).toStrictEqual([]);
+    expect(
+      (await findings([chart("app", `${service()}---\n${ingress("missing", "80")}`)], { kubeVersion: "1.19.0" }))
+        .filter((f) => f.rule === "ingress-backend")
+        .map((f) => f.message),
+    ).toStrictEqual(["sends traffic to Service web/missing, which does not exist in the stack"]);
+    expect(
+      (await findings([chart("app", `${service()}---\n${ingress("web", "8443")}`)], { kubeVersion: "1.19.0" }))
+        .filter((f) => f.rule === "ingress-backend")
+        .map((f) => f.message),
+    ).toStrictEqual(["sends traffic to port 8443 of Service web/web, which has no such port"]);
   });
 });
-

@@ -27,7 +27,9 @@ describe("the provider releases chartroom knows", () => {
 
   it("says plainly when a release is not in the table", () => {
     expect(describeEngineHelm(providerFacts("4.25.0"))).toBe("Helm 3.18.6 (@pulumi/kubernetes 4.25.0)");
-    expect(describeEngineHelm(providerFacts("4.34.2"))).toBe("an unknown Helm: @pulumi/kubernetes 4.34.2 is newer than chartroom's table of provider releases (it ends at 4.32.0)");
+    expect(describeEngineHelm(providerFacts("4.34.2"))).toBe(
+      "an unknown Helm: @pulumi/kubernetes 4.34.2 is newer than chartroom's table of provider releases (it ends at 4.32.0)",
+    );
     expect(providerFacts("4.11.0").chartV4).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChartroomError } from "../../src/errors/index.js";
+import type { ChartroomError } from "../../src/errors/index.js";
 import { redact } from "../../src/errors/secrets.js";
 import { bypassed, proxyFor, proxyHeaders } from "../../src/sources/proxy.js";
 

@@ -73,7 +73,7 @@ describe("latestVersion and highestInRange", () => {
   });
 });
 
-export function catchError(fn: () => unknown): ChartroomError {
+function catchError(fn: () => unknown): ChartroomError {
   try {
     fn();
   } catch (error) {

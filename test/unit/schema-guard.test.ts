@@ -21,7 +21,9 @@ describe("a chart's schema, read with suspicion", () => {
     const schema = { type: "object", properties: { image: { $ref: "https://x.test/image.json" }, name: { type: "string" } } };
     const { schema: guarded, problems } = guardSchema(schema);
     expect(guarded).toStrictEqual({ type: "object", properties: { image: {}, name: { type: "string" } } });
-    expect(problems).toStrictEqual([{ pointer: "#/properties/image/$ref", kind: "external-ref", value: "https://x.test/image.json", reason: expect.stringContaining("never fetches") }]);
+    expect(problems).toStrictEqual([
+      { pointer: "#/properties/image/$ref", kind: "external-ref", value: "https://x.test/image.json", reason: expect.stringContaining("never fetches") },
+    ]);
     // The chart's own object is not touched.
     expect(schema.properties.image).toStrictEqual({ $ref: "https://x.test/image.json" });
   });
@@ -31,9 +33,11 @@ describe("a chart's schema, read with suspicion", () => {
     ["a lookahead", "^(?=a)a$"],
     ["a lookbehind", "(?<=a)b"],
   ])("refuses a pattern RE2 cannot compile, as Helm's Go regexp does: %s", (_, pattern) => {
-    const { schema, problems } = guardSchema({ properties: { a: { type: "string", pattern }, b: { type: "object", patternProperties: { [pattern]: { type: "string" } } } } });
+    const { schema, problems } = guardSchema({
+      properties: { a: { type: "string", pattern }, b: { type: "object", patternProperties: { [pattern]: { type: "string" } } } },
+    });
     expect(problems.map((problem) => [problem.kind, problem.pointer])).toStrictEqual([
-      ["pattern", "#/properties/b/patternProperties/" + pattern.replace(/~/g, "~0").replace(/\//g, "~1")],
+      ["pattern", `#/properties/b/patternProperties/${pattern.replace(/~/g, "~0").replace(/\//g, "~1")}`],
       ["pattern", "#/properties/a/pattern"],
     ]);
     expect(schema).toStrictEqual({ properties: { a: { type: "string" }, b: { type: "object", patternProperties: {} } } });

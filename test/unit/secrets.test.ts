@@ -52,7 +52,8 @@ describe("redaction", () => {
   it("masks each line of a multi-line secret, where a render or helm shows it line by line", () => {
     const key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbW9yZS1rZXktbWF0ZXJpYWwtaGVyZQ==\n-----END PRIVATE KEY-----";
     rememberSecret(key);
-    const shown = "data:\n  tls.key: |\n    -----BEGIN PRIVATE KEY-----\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n    bW9yZS1rZXktbWF0ZXJpYWwtaGVyZQ==\n    -----END PRIVATE KEY-----\n";
+    const shown =
+      "data:\n  tls.key: |\n    -----BEGIN PRIVATE KEY-----\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n    bW9yZS1rZXktbWF0ZXJpYWwtaGVyZQ==\n    -----END PRIVATE KEY-----\n";
     expect(redact(shown)).toBe("data:\n  tls.key: |\n    ***\n    ***\n    ***\n    ***\n");
   });
 
@@ -73,11 +74,39 @@ describe("redaction", () => {
   });
 
   it.each([
-    ["password", true], ["adminPassword", true], ["dbPass", true], ["db_pass", true], ["DB_PASSWORD", true], ["apikey", true], ["apiKey", true], ["api-key", true],
-    ["tls.key", true], ["privateKey", true], ["private_key", true], ["credentials", true], ["connectionString", true], ["dsn", true], ["clientSecret", true],
-    ["token", true], ["htpasswd", true], ["secretKey", true], ["accessKey", true],
-    ["secretName", false], ["existingSecret", false], ["passwordFile", false], ["secretKeyRef", false], ["key", false], ["keys", false], ["tokenPath", false],
-    ["monkey", false], ["passive", false], ["turkey", false], ["replicaCount", false], ["image", false], ["authEnabled", false], ["keyName", false],
+    ["password", true],
+    ["adminPassword", true],
+    ["dbPass", true],
+    ["db_pass", true],
+    ["DB_PASSWORD", true],
+    ["apikey", true],
+    ["apiKey", true],
+    ["api-key", true],
+    ["tls.key", true],
+    ["privateKey", true],
+    ["private_key", true],
+    ["credentials", true],
+    ["connectionString", true],
+    ["dsn", true],
+    ["clientSecret", true],
+    ["token", true],
+    ["htpasswd", true],
+    ["secretKey", true],
+    ["accessKey", true],
+    ["secretName", false],
+    ["existingSecret", false],
+    ["passwordFile", false],
+    ["secretKeyRef", false],
+    ["key", false],
+    ["keys", false],
+    ["tokenPath", false],
+    ["monkey", false],
+    ["passive", false],
+    ["turkey", false],
+    ["replicaCount", false],
+    ["image", false],
+    ["authEnabled", false],
+    ["keyName", false],
   ])("decides whether a values key %s holds a secret: %s", (key, expected) => {
     expect(looksSecret(key)).toBe(expected);
   });

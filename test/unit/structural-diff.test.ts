@@ -51,8 +51,19 @@ describe("diffValues", () => {
   });
 
   it("reports an inserted container as one addition, not a cascade", () => {
-    const before = { containers: [{ name: "api", image: "a:1" }, { name: "worker", image: "w:1" }] };
-    const after = { containers: [{ name: "init", image: "i:1" }, { name: "api", image: "a:1" }, { name: "worker", image: "w:1" }] };
+    const before = {
+      containers: [
+        { name: "api", image: "a:1" },
+        { name: "worker", image: "w:1" },
+      ],
+    };
+    const after = {
+      containers: [
+        { name: "init", image: "i:1" },
+        { name: "api", image: "a:1" },
+        { name: "worker", image: "w:1" },
+      ],
+    };
     const changes = diffValues(before, after);
     expect(changes.map((c) => [c.op, formatPath(c.path)])).toStrictEqual([
       ["add", "containers[name=init]"],
@@ -111,15 +122,34 @@ describe("diffValues at the edges", () => {
 
   it("matches by a numeric merge key, and by position when the key repeats or is missing", () => {
     const ports = (...list: { containerPort: number; protocol?: string }[]) => ({ ports: list });
-    expect(diffValues(ports({ containerPort: 80 }, { containerPort: 443 }), ports({ containerPort: 443, protocol: "TCP" }, { containerPort: 80 })).map((c) => [c.op, formatPath(c.path)])).toStrictEqual([
+    expect(
+      diffValues(ports({ containerPort: 80 }, { containerPort: 443 }), ports({ containerPort: 443, protocol: "TCP" }, { containerPort: 80 })).map((c) => [
+        c.op,
+        formatPath(c.path),
+      ]),
+    ).toStrictEqual([
       ["add", "ports[containerPort=443].protocol"],
       ["reorder", "ports"],
     ]);
     // Two items with one name: no key identifies them, positions do.
-    const twice = { containers: [{ name: "a", image: "1" }, { name: "a", image: "2" }] };
-    expect(diffValues(twice, { containers: [{ name: "a", image: "1" }, { name: "a", image: "3" }] }).map((c) => formatPath(c.path))).toStrictEqual(["containers[1].image"]);
+    const twice = {
+      containers: [
+        { name: "a", image: "1" },
+        { name: "a", image: "2" },
+      ],
+    };
+    expect(
+      diffValues(twice, {
+        containers: [
+          { name: "a", image: "1" },
+          { name: "a", image: "3" },
+        ],
+      }).map((c) => formatPath(c.path)),
+    ).toStrictEqual(["containers[1].image"]);
     // An item without the key: positions again.
-    expect(diffValues({ containers: [{ image: "1" }] }, { containers: [{ image: "2" }] }).map((c) => formatPath(c.path))).toStrictEqual(["containers[0].image"]);
+    expect(diffValues({ containers: [{ image: "1" }] }, { containers: [{ image: "2" }] }).map((c) => formatPath(c.path))).toStrictEqual([
+      "containers[0].image",
+    ]);
     // A list at the top (no field name): positions.
     expect(diffValues([1, 2], [1, 3]).map((c) => formatPath(c.path))).toStrictEqual(["[1]"]);
   });

@@ -26,7 +26,13 @@ describe("the values a chart's templates read", () => {
 
 describe("unknown keys, knowing what the templates read", () => {
   const check = (values: string, reads: string[], defaults: Record<string, unknown> = { image: { tag: "" } }) =>
-    checkValues({ chart: "app", stack: "dev", layers: parseValuesFile("values/app/values.yaml", values), schemas: new SchemaCache(), contract: { defaults, subcharts: [], reads } }).findings.map((found) => [found.path, found.rule]);
+    checkValues({
+      chart: "app",
+      stack: "dev",
+      layers: parseValuesFile("values/app/values.yaml", values),
+      schemas: new SchemaCache(),
+      contract: { defaults, subcharts: [], reads },
+    }).findings.map((found) => [found.path, found.rule]);
 
   it("knows a key only a comment in values.yaml mentions, when a template reads it", () => {
     expect(check("adminPassword: s3cret-value\n", ["adminPassword"])).toStrictEqual([]);
@@ -39,7 +45,13 @@ describe("unknown keys, knowing what the templates read", () => {
 
   it("knows a subchart's key its own templates read", () => {
     const sub = { key: "db", defaults: { port: 5432 }, subcharts: [] };
-    const findings = checkValues({ chart: "app", stack: "dev", layers: parseValuesFile("values/app/values.yaml", "db:\n  adminPassword: x\n  prot: 1\n"), schemas: new SchemaCache(), contract: { defaults: {}, subcharts: [sub], reads: ["db.adminPassword"] } }).findings;
+    const findings = checkValues({
+      chart: "app",
+      stack: "dev",
+      layers: parseValuesFile("values/app/values.yaml", "db:\n  adminPassword: x\n  prot: 1\n"),
+      schemas: new SchemaCache(),
+      contract: { defaults: {}, subcharts: [sub], reads: ["db.adminPassword"] },
+    }).findings;
     expect(findings.map((found) => [found.path, found.rule])).toStrictEqual([["db.prot", "unknown-key"]]);
   });
 

@@ -5,7 +5,11 @@ import { deferredValue } from "../../src/values/deferred.js";
 import { parseValuesFile } from "../../src/values/layers.js";
 import { SchemaCache, dialectOf } from "../../src/values/schema.js";
 
-const contract = (schema?: unknown, defaults: Record<string, unknown> = {}, subcharts: ValuesContract["subcharts"] = []): ValuesContract => ({ defaults, schema, subcharts });
+const contract = (schema?: unknown, defaults: Record<string, unknown> = {}, subcharts: ValuesContract["subcharts"] = []): ValuesContract => ({
+  defaults,
+  schema,
+  subcharts,
+});
 
 function check(text: string, c: ValuesContract, code?: Record<string, unknown>, schemas = new SchemaCache()) {
   return checkValues({ chart: "app", stack: "dev", contract: c, layers: parseValuesFile("values/app/values.yaml", text), code, schemas });
@@ -35,7 +39,12 @@ describe("coalescing like Helm", () => {
   });
 
   it("replaces a map with a scalar and a scalar with a map, in layers and over defaults alike", () => {
-    expect(mergeLayers([{ a: { b: 1 }, c: "x" }, { a: "flat", c: { d: 1 } }])).toStrictEqual({ a: "flat", c: { d: 1 } });
+    expect(
+      mergeLayers([
+        { a: { b: 1 }, c: "x" },
+        { a: "flat", c: { d: 1 } },
+      ]),
+    ).toStrictEqual({ a: "flat", c: { d: 1 } });
     expect(coalesce({ a: "flat", c: { d: 1 } }, { a: { b: 1 }, c: "x", e: null })).toStrictEqual({ a: "flat", c: { d: 1 }, e: null });
     expect(coalesce({ extra: { kept: null }, top: null }, { a: 1 })).toStrictEqual({ extra: { kept: null }, top: null, a: 1 });
   });
@@ -62,11 +71,48 @@ describe("coalescing like Helm", () => {
 describe("schema drafts", () => {
   // Each schema uses a keyword only its own dialect reads, so passing proves the dialect.
   it.each([
-    ["draft-04", { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { num: { type: "number", maximum: 10, exclusiveMaximum: true } } }, "num: 10\n", [["num", "maximum"]]],
-    ["draft-06", { $schema: "http://json-schema.org/draft-06/schema#", type: "object", properties: { num: { type: "number", exclusiveMaximum: 10 } } }, "num: 10\n", [["num", "exclusiveMaximum"]]],
-    ["draft-07", { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { num: { if: { type: "number" }, then: { maximum: 5 } } } }, "num: 10\n", [["num", "if"], ["num", "maximum"]]],
-    ["2019-09", { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { tls: { type: "boolean" }, cert: { type: "string" } }, dependentRequired: { tls: ["cert"] } }, "tls: true\n", [["", "dependentRequired"]]],
-    ["2020-12", { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } } }, "pair: [a, b]\n", [["pair.1", "type"]]],
+    [
+      "draft-04",
+      { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { num: { type: "number", maximum: 10, exclusiveMaximum: true } } },
+      "num: 10\n",
+      [["num", "maximum"]],
+    ],
+    [
+      "draft-06",
+      { $schema: "http://json-schema.org/draft-06/schema#", type: "object", properties: { num: { type: "number", exclusiveMaximum: 10 } } },
+      "num: 10\n",
+      [["num", "exclusiveMaximum"]],
+    ],
+    [
+      "draft-07",
+      { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { num: { if: { type: "number" }, then: { maximum: 5 } } } },
+      "num: 10\n",
+      [
+        ["num", "if"],
+        ["num", "maximum"],
+      ],
+    ],
+    [
+      "2019-09",
+      {
+        $schema: "https://json-schema.org/draft/2019-09/schema",
+        type: "object",
+        properties: { tls: { type: "boolean" }, cert: { type: "string" } },
+        dependentRequired: { tls: ["cert"] },
+      },
+      "tls: true\n",
+      [["", "dependentRequired"]],
+    ],
+    [
+      "2020-12",
+      {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } },
+      },
+      "pair: [a, b]\n",
+      [["pair.1", "type"]],
+    ],
   ])("validates a %s schema with its own keywords", (dialect, schema, bad, expected) => {
     expect(dialectOf(schema)).toBe(dialect);
     // The finding the dialect's own keyword makes, not any finding.
@@ -125,11 +171,24 @@ describe("findings", () => {
   });
 
   it("says what the schema wants, with the value's type and the path, for each keyword", () => {
-    const strict = { type: "object", properties: { num: { type: "integer" }, list: { type: "array", items: { type: "string" } }, auth: { type: "object", required: ["user"], properties: { user: { type: "string" } }, additionalProperties: false }, s: { type: "string", minLength: 3 } } };
+    const strict = {
+      type: "object",
+      properties: {
+        num: { type: "integer" },
+        list: { type: "array", items: { type: "string" } },
+        auth: { type: "object", required: ["user"], properties: { user: { type: "string" } }, additionalProperties: false },
+        s: { type: "string", minLength: 3 },
+      },
+    };
     const { findings } = check("num: many\nlist: [a, 1]\nauth:\n  usr: x\ns: ab\n", contract(strict, {}));
     expect(findings.map((f) => [f.path, f.rule, f.message, f.hint])).toStrictEqual([
       ["auth.user", "required", "required by the chart's schema, but not set", "set auth.user in values/app/values.yaml"],
-      ["auth.usr", "additionalProperties", "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values", 'did you mean "auth.user"?'],
+      [
+        "auth.usr",
+        "additionalProperties",
+        "not allowed by the chart's schema (additionalProperties: false): Helm refuses these values",
+        'did you mean "auth.user"?',
+      ],
       ["list.1", "type", "expected string, got integer", "set a value of type string"],
       ["num", "type", "expected integer, got string", "set a value of type integer"],
       ["s", "minLength", "must NOT have fewer than 3 characters", undefined],
@@ -137,16 +196,28 @@ describe("findings", () => {
   });
 
   it("leaves global, open empty maps and keys below unknown ones alone, and walks known sections", () => {
-    const { findings } = check("global:\n  anything: 1\nannotations:\n  any: thing\nnested:\n  deeper:\n    typo: 1\n", contract(undefined, { annotations: {}, nested: { deeper: { known: 1 } } }));
+    const { findings } = check(
+      "global:\n  anything: 1\nannotations:\n  any: thing\nnested:\n  deeper:\n    typo: 1\n",
+      contract(undefined, { annotations: {}, nested: { deeper: { known: 1 } } }),
+    );
     expect(findings.map((f) => [f.path, f.hint])).toStrictEqual([["nested.deeper.typo", "remove it, or check the chart's values.yaml"]]);
     // A subchart's keys come from the subchart; its name alone at the top.
     const sub = { key: "db", defaults: { port: 1 }, subcharts: [] };
-    expect(check("db:\n  port: 2\n  prt: 3\nother:\n  db: 1\n", contract(undefined, { other: { x: 1 } }, [sub])).findings.map((f) => f.path)).toStrictEqual(["db.prt", "other.db"]);
+    expect(check("db:\n  port: 2\n  prt: 3\nother:\n  db: 1\n", contract(undefined, { other: { x: 1 } }, [sub])).findings.map((f) => f.path)).toStrictEqual([
+      "db.prt",
+      "other.db",
+    ]);
   });
 
   it("does not flag keys under open maps", () => {
-    const open = { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } }, extra: { type: "object", patternProperties: { "^x-": {} } } } };
-    const { findings } = check("podAnnotations:\n  a.example.test/b: c\nlabels:\n  team: x\nextra:\n  x-one: 1\n", contract(open, { podAnnotations: {}, labels: {}, extra: {} }));
+    const open = {
+      type: "object",
+      properties: { labels: { type: "object", additionalProperties: { type: "string" } }, extra: { type: "object", patternProperties: { "^x-": {} } } },
+    };
+    const { findings } = check(
+      "podAnnotations:\n  a.example.test/b: c\nlabels:\n  team: x\nextra:\n  x-one: 1\n",
+      contract(open, { podAnnotations: {}, labels: {}, extra: {} }),
+    );
     expect(findings).toStrictEqual([]);
   });
 
@@ -171,7 +242,10 @@ describe("findings", () => {
 
   it("never prints a value", () => {
     const planted = "planted-values-secret-x91";
-    const { findings } = check(`password: ${planted}\nservice:\n  port: ${planted}\n`, contract({ ...schema, properties: { ...schema.properties, password: { type: "string", enum: ["a"] } } }, { service: { port: 80 } }));
+    const { findings } = check(
+      `password: ${planted}\nservice:\n  port: ${planted}\n`,
+      contract({ ...schema, properties: { ...schema.properties, password: { type: "string", enum: ["a"] } } }, { service: { port: 80 } }),
+    );
     expect(findings.length).toBeGreaterThan(0);
     expect(JSON.stringify(findings)).not.toContain(planted);
   });

@@ -19,6 +19,11 @@ export const checkCommand: Command<CheckReport> = {
   ],
   options: { stack: { type: "string" }, strict: { type: "boolean" } },
   reports: ["check"],
-  run: async (project, args) => (await import("../../workflows/check.js")).check(project, { charts: args.positionals, stack: stringOption(args, "stack"), strict: args.values.strict === true }),
+  run: async (project, args) =>
+    (await import("../../workflows/check.js")).check(project, {
+      charts: args.positionals,
+      stack: stringOption(args, "stack"),
+      strict: args.values.strict === true,
+    }),
   exitCode: (report) => (report.failed ? 2 : 0),
 };

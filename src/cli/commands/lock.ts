@@ -20,11 +20,23 @@ export const lockCommand: Command<LockReport | VerifyReport> = {
     "      --accept-new-signer    pin a version signed by another key of the keyring than",
     "                             the one the lock records (refused otherwise)",
   ],
-  options: { frozen: { type: "boolean" }, "accept-republished": { type: "boolean" }, "allow-downgrade": { type: "boolean" }, "accept-new-signer": { type: "boolean" } },
+  options: {
+    frozen: { type: "boolean" },
+    "accept-republished": { type: "boolean" },
+    "allow-downgrade": { type: "boolean" },
+    "accept-new-signer": { type: "boolean" },
+  },
   reports: ["lock", "verify"],
   async run(project, args) {
     const { lock, verify } = await import("../../workflows/lock.js");
-    return flag(args, "frozen") ? verify(project) : lock(project, { charts: args.positionals, acceptRepublished: flag(args, "accept-republished"), allowDowngrade: flag(args, "allow-downgrade"), acceptNewSigner: flag(args, "accept-new-signer") });
+    return flag(args, "frozen")
+      ? verify(project)
+      : lock(project, {
+          charts: args.positionals,
+          acceptRepublished: flag(args, "accept-republished"),
+          allowDowngrade: flag(args, "allow-downgrade"),
+          acceptNewSigner: flag(args, "accept-new-signer"),
+        });
   },
   exitCode: () => 0,
 };

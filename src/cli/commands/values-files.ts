@@ -9,7 +9,12 @@ export async function valuesFiles(cwd: string, args: ParsedArgs): Promise<Values
   const files = (args.values.values as string[] | undefined) ?? [];
   return Promise.all(
     files.map(async (file) => {
-      const text = (await readTextFor(resolve(cwd, file), "the values file given with --values", { place: { file }, shown: file, maxBytes: maxFileBytes(), hint: "check the path given to --values" })) as string;
+      const text = (await readTextFor(resolve(cwd, file), "the values file given with --values", {
+        place: { file },
+        shown: file,
+        maxBytes: maxFileBytes(),
+        hint: "check the path given to --values",
+      })) as string;
       parseValuesFile(file, text);
       return { name: file, text };
     }),

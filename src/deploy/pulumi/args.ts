@@ -3,10 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ChartroomError } from "../../errors/index.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
 
-const CRD_TYPES = new Set([
-  "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
-  "kubernetes:apiextensions.k8s.io/v1beta1:CustomResourceDefinition",
-]);
+const CRD_TYPES = new Set(["kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "kubernetes:apiextensions.k8s.io/v1beta1:CustomResourceDefinition"]);
 
 /**
  * A `transforms` entry for helm.v4.Chart: CustomResourceDefinitions are kept

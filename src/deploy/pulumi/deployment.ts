@@ -105,14 +105,22 @@ const BUILDERS: Record<EngineName, (build: Build) => k8s.helm.v4.Chart | k8s.hel
   chart: ({ name, args, merged, own, childOpts, parent }) => {
     // Under setMocks a helm.v4.Chart has no children to transform, and the mock monitor takes no transforms.
     const transforms = underMocks() ? [] : chartTransforms(args, parent);
-    return new k8s.helm.v4.Chart(name, { ...chartArgs(args.plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, transforms });
+    return new k8s.helm.v4.Chart(
+      name,
+      { ...chartArgs(args.plan, merged), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) },
+      { ...childOpts, transforms },
+    );
   },
   release: ({ name, args, merged, own, childOpts }) => {
     // Values holding a secret (under a secret-looking key, or perhaps in a Secret the chart renders) go as a Pulumi secret, in and out.
     const secret = args.plan.fileSecrets.length > 0 || args.plan.rendersSecrets;
     const values = secret ? pulumi.secret(merged) : merged;
     const secretOutputs = secret ? { additionalSecretOutputs: ["values"] } : {};
-    return new k8s.helm.v3.Release(name, { ...releaseArgs(args.plan, values), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) }, { ...childOpts, ...resourceOptions(own), ...secretOutputs });
+    return new k8s.helm.v3.Release(
+      name,
+      { ...releaseArgs(args.plan, values), ...(own.skipAwait === undefined ? {} : { skipAwait: own.skipAwait }) },
+      { ...childOpts, ...resourceOptions(own), ...secretOutputs },
+    );
   },
 };
 
@@ -124,7 +132,10 @@ export function chartTransforms(args: ChartDeploymentArgs, parent: pulumi.Resour
   const { plan } = args;
   const own = args.options ?? {};
   return [
-    keepSecretsSecret(secretTexts(args.values).then((texts) => [...texts, ...plan.fileSecrets]), parent),
+    keepSecretsSecret(
+      secretTexts(args.values).then((texts) => [...texts, ...plan.fileSecrets]),
+      parent,
+    ),
     ...(plan.spec.retainCrds ? [retainCrds] : []),
     ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
     ...(hasChildOptions(own) ? [childOptions(own)] : []),

@@ -80,7 +80,10 @@ export interface DeployOptions {
  * ChartDeployment. `dependsOn` between charts becomes Pulumi `dependsOn`
  * between their deployments and their inner Chart/Release.
  */
-export async function deployCharts<R extends string, C extends string>(config: WrittenConfig<R, C>, given: DeployOptions = {}): Promise<Record<C, ChartDeployment>> {
+export async function deployCharts<R extends string, C extends string>(
+  config: WrittenConfig<R, C>,
+  given: DeployOptions = {},
+): Promise<Record<C, ChartDeployment>> {
   const options = checkOptions("deployCharts", given);
   if (options.provider === undefined && options.allowAmbientKubeconfig !== true) {
     throw new ChartroomError("PROVIDER_MISSING", "deployCharts needs an explicit Kubernetes provider", {
@@ -93,7 +96,12 @@ export async function deployCharts<R extends string, C extends string>(config: W
   }
   const project = await openProject({ dir: options.dir ?? projectRoot(), env: options.env, config });
   // Options or values for a chart that is not declared would be dropped without a word.
-  for (const key of [...Object.keys(options.charts ?? {}), ...Object.keys(options.values ?? {})]) project.config.charts.find((spec) => spec.key === key) ?? unknownChart(key, project.config.charts.map((spec) => spec.key));
+  for (const key of [...Object.keys(options.charts ?? {}), ...Object.keys(options.values ?? {})])
+    project.config.charts.find((spec) => spec.key === key) ??
+      unknownChart(
+        key,
+        project.config.charts.map((spec) => spec.key),
+      );
   const plans = await deploymentPlans(project, { stack: options.stack ?? pulumi.getStack() });
   const prefix = options.name === undefined ? "" : `${options.name}-`;
   const namespaces = options.createNamespaces === false ? new Map<string, k8s.core.v1.Namespace>() : createNamespaces(plans, options, prefix);
@@ -113,7 +121,9 @@ export async function deployCharts<R extends string, C extends string>(config: W
 }
 
 function unknownChart(key: string, keys: string[]): never {
-  throw new ChartroomError("UNKNOWN_CHART", `deployCharts options name "${key}", which is not a chart declared in the config${didYouMean(key, keys)}`, { hint: `declared charts: ${keys.join(", ")}` });
+  throw new ChartroomError("UNKNOWN_CHART", `deployCharts options name "${key}", which is not a chart declared in the config${didYouMean(key, keys)}`, {
+    hint: `declared charts: ${keys.join(", ")}`,
+  });
 }
 
 /** Namespaces every cluster has: creating one fails with AlreadyExists, deleting one is a disaster. */
@@ -124,7 +134,9 @@ function createNamespaces(plans: DeploymentPlan[], options: DeployOptions, prefi
   // A misspelt namespace here would create the real one while looking as if it did not.
   for (const name of options.existingNamespaces ?? []) {
     if (!used.includes(name)) {
-      throw new ChartroomError("INVALID_ARGUMENT", `deployCharts names "${name}" in existingNamespaces, which no chart uses${didYouMean(name, used)}`, { hint: `the charts' namespaces: ${used.join(", ")}` });
+      throw new ChartroomError("INVALID_ARGUMENT", `deployCharts names "${name}" in existingNamespaces, which no chart uses${didYouMean(name, used)}`, {
+        hint: `the charts' namespaces: ${used.join(", ")}`,
+      });
     }
   }
   const existing = new Set([...BUILT_IN_NAMESPACES, ...(options.existingNamespaces ?? [])]);

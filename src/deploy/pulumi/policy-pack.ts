@@ -109,8 +109,7 @@ function objectsByChart(resources: readonly PolicyResource[]): Map<string, Regis
     if (resource.type === "kubernetes:helm.sh/v3:Release") {
       entry.release = resource.props;
       entry.releaseUrn = resource.urn;
-    }
-    else if (isObjectResource(resource)) entry.items.push({ body: resource.props, urn: resource.urn });
+    } else if (isObjectResource(resource)) entry.items.push({ body: resource.props, urn: resource.urn });
   }
   return out;
 }
@@ -129,13 +128,18 @@ function urnFor(resources: readonly PolicyResource[]): (found: Finding) => strin
   for (const [key, chart] of objectsByChart(resources)) {
     if (chart.releaseUrn !== undefined) charts.set(key, chart.releaseUrn);
     // The provider registers each object with its namespace set: no default is needed to name it.
-    objectsOf(chart.items, "").forEach((object, i) => objects.set(`${key} ${displayName(object)}`, chart.items[i]?.urn ?? ""));
+    for (const [i, object] of objectsOf(chart.items, "").entries()) objects.set(`${key} ${displayName(object)}`, chart.items[i]?.urn ?? "");
   }
   return (found) => (found.object === undefined ? undefined : objects.get(`${found.chart} ${found.object}`)) ?? charts.get(found.chart);
 }
 
 function isObjectResource(resource: PolicyResource): boolean {
-  return resource.type.startsWith("kubernetes:") && !resource.type.startsWith("kubernetes:helm.sh/") && !resource.type.startsWith("kubernetes:yaml") && typeof resource.props.kind === "string";
+  return (
+    resource.type.startsWith("kubernetes:") &&
+    !resource.type.startsWith("kubernetes:helm.sh/") &&
+    !resource.type.startsWith("kubernetes:yaml") &&
+    typeof resource.props.kind === "string"
+  );
 }
 
 /** The chart key of the ChartDeployment a resource sits under, if any. */

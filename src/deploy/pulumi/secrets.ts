@@ -40,7 +40,9 @@ export function holdsSecret(text: string, needles: readonly string[]): boolean {
   const lower = text.toLowerCase();
   if (needles.some((needle) => lower.includes(needle))) return true;
   for (const run of text.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
-    const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("utf8").toLowerCase();
+    const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64")
+      .toString("utf8")
+      .toLowerCase();
     if (needles.some((needle) => decoded.includes(needle))) return true;
   }
   return false;
@@ -48,7 +50,14 @@ export function holdsSecret(text: string, needles: readonly string[]): boolean {
 
 /** The forms of each secret to look for, lower-cased (a template may upper- or lower-case it). */
 export function needlesOf(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.flatMap((secret) => formsOf(secret)).map((form) => form.toLowerCase()).filter((form) => form.length >= MIN_LENGTH))];
+  return [
+    ...new Set(
+      secrets
+        .flatMap((secret) => formsOf(secret))
+        .map((form) => form.toLowerCase())
+        .filter((form) => form.length >= MIN_LENGTH),
+    ),
+  ];
 }
 
 /** Where in an object's props a secret appears, as dotted paths, with the props that keep those fields secret. */
@@ -82,7 +91,10 @@ export function keepSecretsSecret(secrets: Promise<string[]>, component: pulumi.
     for (const secret of known) rememberSecret(secret);
     const { props, paths } = protectSecrets(args.props, known);
     if (paths.length === 0) return undefined;
-    await pulumi.log.warn(`${args.name} puts a secret given in code outside a Secret (${paths.join(", ")}): those fields are kept secret in Pulumi's state, but the object itself stores them in the clear in the cluster`, component);
+    await pulumi.log.warn(
+      `${args.name} puts a secret given in code outside a Secret (${paths.join(", ")}): those fields are kept secret in Pulumi's state, but the object itself stores them in the clear in the cluster`,
+      component,
+    );
     // The provider echoes the object in its outputs (and its inputs under __inputs): those are kept secret too.
     const outputs = [...new Set([...paths.map((path) => path.split(".")[0] as string), "__inputs"])];
     return { props, opts: pulumi.mergeOptions(args.opts, { additionalSecretOutputs: outputs }) };

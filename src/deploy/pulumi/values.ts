@@ -50,9 +50,13 @@ export async function unknownPaths(value: unknown, path: string[] = []): Promise
 export function mergedValues(fileValues: Values, code: unknown, validate: (resolved: Values) => void): pulumi.Output<Values> {
   return pulumi.output(code ?? {}).apply((resolved) => {
     if (!isPlainObject(resolved)) {
-      throw new ChartroomError("VALUES_INVALID", `values given in code resolved to ${Array.isArray(resolved) ? "a list" : typeof resolved}, not a map of values`, {
-        hint: "pass a map: values: { <chart>: { key: value } } (Outputs may stand anywhere inside it)",
-      });
+      throw new ChartroomError(
+        "VALUES_INVALID",
+        `values given in code resolved to ${Array.isArray(resolved) ? "a list" : typeof resolved}, not a map of values`,
+        {
+          hint: "pass a map: values: { <chart>: { key: value } } (Outputs may stand anywhere inside it)",
+        },
+      );
     }
     // Now every part is known: check all of it, as `chartroom check` would.
     validate(resolved as Values);

@@ -3,7 +3,27 @@ import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/polic
 import { editDistance } from "../../util/nearest.js";
 import { presenceFor } from "../hook-phases.js";
 import type { PodTemplate } from "../objects.js";
-import { containerPorts, containers, customResourcesIn, describePort, exists, find, hasPort, hooksNamed, isEmptySelector, list, matches, podsIn, podTemplate, portRef, record, rendersPodsIn, selectedPods, text, type Json } from "../objects.js";
+import {
+  containerPorts,
+  containers,
+  customResourcesIn,
+  describePort,
+  exists,
+  find,
+  hasPort,
+  hooksNamed,
+  isEmptySelector,
+  list,
+  matches,
+  podsIn,
+  podTemplate,
+  portRef,
+  record,
+  rendersPodsIn,
+  selectedPods,
+  text,
+  type Json,
+} from "../objects.js";
 
 // The agreement chain: objects that are each valid alone but must agree with
 // one another for the workload to serve anything. Checked across every chart
@@ -20,7 +40,8 @@ function selects(service: KubernetesObject): boolean {
 
 export const serviceSelectsPods: PolicyRule = {
   id: "service-selects-pods",
-  description: "A Service's selector matches the pod template labels of some workload in its namespace (a warning where an operator or the cluster may provide the pods).",
+  description:
+    "A Service's selector matches the pod template labels of some workload in its namespace (a warning where an operator or the cluster may provide the pods).",
   severity: "error",
   check(objects, context) {
     return services(objects)
@@ -39,29 +60,55 @@ function unselected(service: KubernetesObject, context: Parameters<PolicyRule["c
   const selector = JSON.stringify(record(service.body.spec).selector);
   // A selector a letter or two away from a workload's labels is a typo whatever else the namespace holds.
   const near = nearMiss(record(record(service.body.spec).selector), podsIn(context, service.namespace));
-  if (near !== undefined) return { message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}; ${near.object.kind} ${near.object.name} has ${JSON.stringify(near.labels)}`, hint: "make spec.selector match the pod template labels of the workload it fronts (a typo?)" };
+  if (near !== undefined)
+    return {
+      message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}; ${near.object.kind} ${near.object.name} has ${JSON.stringify(near.labels)}`,
+      hint: "make spec.selector match the pod template labels of the workload it fronts (a typo?)",
+    };
   const custom = customResourcesIn(context, service.namespace);
   if (custom.length > 0) {
-    const named = custom.slice(0, 3).map((object) => `${object.kind} ${object.name}`).join(", ");
-    return { message: `selects no pods the stack renders (${selector}); an operator may create them from the custom resources in namespace ${service.namespace} (${named}${custom.length > 3 ? ", …" : ""})`, hint: "nothing to do if the operator's pods carry these labels; otherwise make spec.selector match the workload it fronts", severity: "warning" };
+    const named = custom
+      .slice(0, 3)
+      .map((object) => `${object.kind} ${object.name}`)
+      .join(", ");
+    return {
+      message: `selects no pods the stack renders (${selector}); an operator may create them from the custom resources in namespace ${service.namespace} (${named}${custom.length > 3 ? ", …" : ""})`,
+      hint: "nothing to do if the operator's pods carry these labels; otherwise make spec.selector match the workload it fronts",
+      severity: "warning",
+    };
   }
-  const chartNamespace = context.charts.get(context.chart)?.some((object) => object.hook === undefined && object.namespace === service.namespace && podTemplate(object) !== undefined);
+  const chartNamespace = context.charts
+    .get(context.chart)
+    ?.some((object) => object.hook === undefined && object.namespace === service.namespace && podTemplate(object) !== undefined);
   if (!chartNamespace && !rendersPodsIn(context, service.namespace)) {
-    return { message: `selects pods in namespace ${service.namespace} (${selector}), where no chart of the stack runs any: they come from the cluster or another tool, which chartroom cannot see`, hint: "nothing to do if they exist there (control-plane components); declare them external in policies/ to say so", severity: "warning" };
+    return {
+      message: `selects pods in namespace ${service.namespace} (${selector}), where no chart of the stack runs any: they come from the cluster or another tool, which chartroom cannot see`,
+      hint: "nothing to do if they exist there (control-plane components); declare them external in policies/ to say so",
+      severity: "warning",
+    };
   }
-  return { message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}`, hint: "make spec.selector match the pod template labels of the workload it fronts" };
+  return {
+    message: `selects no pods: no workload in namespace ${service.namespace} has the labels ${selector}`,
+    hint: "make spec.selector match the pod template labels of the workload it fronts",
+  };
 }
 
 export const serviceTargetPort: PolicyRule = {
   id: "service-target-port",
-  description: "Each Service port's named targetPort is a port the selected pods' containers name (a number they do not list is a warning: a container may listen without declaring it).",
+  description:
+    "Each Service port's named targetPort is a port the selected pods' containers name (a number they do not list is a warning: a container may listen without declaring it).",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
     for (const service of services(objects).filter(selects)) {
       const selected = selectedPods(service, context);
       // Selecting nothing: the chart's own pods are what its named ports can come from (unless an operator makes the pods).
-      if (selected.length === 0 && customResourcesIn(context, service.namespace).length > 0 && nearMiss(record(record(service.body.spec).selector), podsIn(context, service.namespace)) === undefined) continue;
+      if (
+        selected.length === 0 &&
+        customResourcesIn(context, service.namespace).length > 0 &&
+        nearMiss(record(record(service.body.spec).selector), podsIn(context, service.namespace)) === undefined
+      )
+        continue;
       const pods = selected.length > 0 ? selected : podsOfChart(objects);
       const ports = pods.flatMap((pod) => containers(pod, false).flatMap((item) => containerPorts(item.container)));
       for (const [i, port] of list(record(service.body.spec).ports).entries()) {
@@ -73,7 +120,10 @@ export const serviceTargetPort: PolicyRule = {
         out.push({
           object: service,
           path: `spec.ports[${text(port.name) === undefined ? i : `name=${text(port.name)}`}].targetPort`,
-          message: target.name === undefined ? `targets port ${describePort(target)}, which no container of ${whose} lists (${ports.map(describePort).join(", ")}); it works only if a container listens there undeclared` : `targets port ${describePort(target)}, which no container of ${whose} names (${ports.map(describePort).join(", ") || "none declared"}): the Service gets no endpoints`,
+          message:
+            target.name === undefined
+              ? `targets port ${describePort(target)}, which no container of ${whose} lists (${ports.map(describePort).join(", ")}); it works only if a container listens there undeclared`
+              : `targets port ${describePort(target)}, which no container of ${whose} names (${ports.map(describePort).join(", ") || "none declared"}): the Service gets no endpoints`,
           hint: "set targetPort to a containerPort (or its name) of the pods",
           ...(target.name === undefined ? { severity: "warning" as const } : {}),
         });
@@ -121,7 +171,12 @@ export const probePort: PolicyRule = {
             const target = portRef(record(spec[kind]).port);
             // A number is valid whether or not the container lists it (the list is informational); a name must be defined.
             if (target === undefined || target.name === undefined || hasPort(ports, target)) continue;
-            out.push({ object, path: `${path}.${probe}.${kind}.port`, message: `probes port ${describePort(target)}, which the container does not name (${ports.map(describePort).join(", ") || "none declared"}): the probe fails`, hint: "point the probe at a named containerPort, or at a port number" });
+            out.push({
+              object,
+              path: `${path}.${probe}.${kind}.port`,
+              message: `probes port ${describePort(target)}, which the container does not name (${ports.map(describePort).join(", ") || "none declared"}): the probe fails`,
+              hint: "point the probe at a named containerPort, or at a port number",
+            });
           }
         }
       }
@@ -141,15 +196,32 @@ export const ingressBackend: PolicyRule = {
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
-    const check = (object: KubernetesObject, path: string, name: string | undefined, namespace: string, port: { number?: number; name?: string } | undefined) => {
+    const check = (
+      object: KubernetesObject,
+      path: string,
+      name: string | undefined,
+      namespace: string,
+      port: { number?: number; name?: string } | undefined,
+    ) => {
       if (name === undefined) return;
       const service = find(context, "Service", namespace, name, "");
       if (service === undefined) {
-        if (!exists(context, "Service", namespace, name)) out.push({ object, path, message: `sends traffic to Service ${namespace}/${name}, which does not exist in the stack`, hint: "name a Service the platform deploys, or declare it external in policies/" });
+        if (!exists(context, "Service", namespace, name))
+          out.push({
+            object,
+            path,
+            message: `sends traffic to Service ${namespace}/${name}, which does not exist in the stack`,
+            hint: "name a Service the platform deploys, or declare it external in policies/",
+          });
         return;
       }
       if (port !== undefined && (port.number !== undefined || port.name !== undefined) && !servicePort(service, port)) {
-        out.push({ object, path, message: `sends traffic to port ${port.name ?? port.number} of Service ${namespace}/${name}, which has no such port`, hint: "use a port the Service declares (spec.ports)" });
+        out.push({
+          object,
+          path,
+          message: `sends traffic to port ${port.name ?? port.number} of Service ${namespace}/${name}, which has no such port`,
+          hint: "use a port the Service declares (spec.ports)",
+        });
       }
     };
     for (const object of objects) {
@@ -176,7 +248,13 @@ export const ingressBackend: PolicyRule = {
         for (const [r, rule] of list(record(object.body.spec).rules).entries()) {
           for (const [b, ref] of list(rule.backendRefs).entries()) {
             if ((text(ref.kind) ?? "Service") !== "Service") continue;
-            check(object, `spec.rules[${r}].backendRefs[${b}]`, text(ref.name), text(ref.namespace) ?? object.namespace, typeof ref.port === "number" ? { number: ref.port } : undefined);
+            check(
+              object,
+              `spec.rules[${r}].backendRefs[${b}]`,
+              text(ref.name),
+              text(ref.namespace) ?? object.namespace,
+              typeof ref.port === "number" ? { number: ref.port } : undefined,
+            );
           }
         }
       }
@@ -198,7 +276,8 @@ function portOf(service: Json): { number?: number; name?: string } {
 
 export const referenceExists: PolicyRule = {
   id: "reference-exists",
-  description: "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, or as hooks when the pod runs) or are declared external.",
+  description:
+    "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, or as hooks when the pod runs) or are declared external.",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
@@ -251,7 +330,12 @@ export const referenceExists: PolicyRule = {
  * on upgrades only, so a first install fails. Under helm.v4.Chart hooks are
  * never created at all.
  */
-function referenceResult(object: KubernetesObject, kind: string, name: string, context: Parameters<PolicyRule["check"]>[1]): Omit<RuleResult, "object" | "path"> | undefined {
+function referenceResult(
+  object: KubernetesObject,
+  kind: string,
+  name: string,
+  context: Parameters<PolicyRule["check"]>[1],
+): Omit<RuleResult, "object" | "path"> | undefined {
   const hint = "create it in a chart, mark the reference optional, or declare it external in policies/";
   const inRelease = find(context, kind, object.namespace, name, "");
   const external = inRelease === undefined && exists(context, kind, object.namespace, name);
@@ -261,7 +345,12 @@ function referenceResult(object: KubernetesObject, kind: string, name: string, c
   const targets = [...(inRelease === undefined ? [] : [inRelease]), ...hooks];
   if (targets.length === 0) {
     const dropped = record.hooks === "dropped" && hooksNamed(context, kind, object.namespace, name, "").length > 0;
-    return { message: dropped ? `names ${kind} ${object.namespace}/${name}, which only a hook creates, and ${record.display} drops hooks` : `names ${kind} ${object.namespace}/${name}, which the stack does not create`, hint: dropped ? 'deploy the chart with engine: "release"' : hint };
+    return {
+      message: dropped
+        ? `names ${kind} ${object.namespace}/${name}, which only a hook creates, and ${record.display} drops hooks`
+        : `names ${kind} ${object.namespace}/${name}, which the stack does not create`,
+      hint: dropped ? 'deploy the chart with engine: "release"' : hint,
+    };
   }
   // Another chart's object: its own release creates it.
   if (inRelease !== undefined && !context.charts.get(context.chart)?.includes(inRelease)) return undefined;
@@ -269,9 +358,16 @@ function referenceResult(object: KubernetesObject, kind: string, name: string, c
   if (presence.kind === "present") return undefined;
   const runs = object.hook === undefined ? "the release's objects are created" : `this ${object.hook.events.join(",")} hook runs`;
   if (presence.kind === "upgrades-only") {
-    return { message: `names ${kind} ${object.namespace}/${name}, which does not exist yet when ${runs} on a first install (${presence.missingAt}): the install fails, upgrades work`, hint: "create it in an earlier hook (a pre-install hook of lower weight), or make the reference optional", severity: "warning" };
+    return {
+      message: `names ${kind} ${object.namespace}/${name}, which does not exist yet when ${runs} on a first install (${presence.missingAt}): the install fails, upgrades work`,
+      hint: "create it in an earlier hook (a pre-install hook of lower weight), or make the reference optional",
+      severity: "warning",
+    };
   }
-  return { message: `names ${kind} ${object.namespace}/${name}, which the chart creates only as a hook that is not there when ${runs} (${presence.missingAt})`, hint: "create it with the release, or in a hook that runs before (a lower weight, an earlier phase) and is not deleted on success" };
+  return {
+    message: `names ${kind} ${object.namespace}/${name}, which the chart creates only as a hook that is not there when ${runs} (${presence.missingAt})`,
+    hint: "create it with the release, or in a hook that runs before (a lower weight, an earlier phase) and is not deleted on success",
+  };
 }
 
 export const hpaTarget: PolicyRule = {
@@ -286,7 +382,14 @@ export const hpaTarget: PolicyRule = {
         const kind = text(ref.kind);
         const name = text(ref.name);
         if (kind === undefined || name === undefined || exists(context, kind, hpa.namespace, name)) return [];
-        return [{ object: hpa, path: "spec.scaleTargetRef", message: `scales ${kind} ${hpa.namespace}/${name}, which the stack does not create`, hint: "name the workload the chart deploys (its kind and name)" }];
+        return [
+          {
+            object: hpa,
+            path: "spec.scaleTargetRef",
+            message: `scales ${kind} ${hpa.namespace}/${name}, which the stack does not create`,
+            hint: "name the workload the chart deploys (its kind and name)",
+          },
+        ];
       });
   },
 };
@@ -304,7 +407,12 @@ export const selectorMatchesPods: PolicyRule = {
       // An empty NetworkPolicy podSelector means every pod of the namespace: nothing to check.
       if (isEmptySelector(selector)) continue;
       if (podsIn(context, object.namespace).some((pod) => matches(selector, pod.labels))) continue;
-      out.push({ object, path: at, message: `selects no pods in namespace ${object.namespace}`, hint: "match the pod template labels of the workload it protects" });
+      out.push({
+        object,
+        path: at,
+        message: `selects no pods in namespace ${object.namespace}`,
+        hint: "match the pod template labels of the workload it protects",
+      });
     }
     return out;
   },
@@ -320,7 +428,14 @@ export const workloadSelector: PolicyRule = {
       if (pod === undefined || pod.path === "" || object.kind === "CronJob" || object.kind === "Job") return [];
       const selector = record(object.body.spec).selector;
       if (selector === undefined || matches(selector, pod.labels)) return [];
-      return [{ object, path: "spec.selector", message: "does not match the labels of its own pod template", hint: `make spec.selector match ${pod.path}.metadata.labels` }];
+      return [
+        {
+          object,
+          path: "spec.selector",
+          message: "does not match the labels of its own pod template",
+          hint: `make spec.selector match ${pod.path}.metadata.labels`,
+        },
+      ];
     });
   },
 };
@@ -335,16 +450,28 @@ export const serviceMonitorSelects: PolicyRule = {
       const spec = record(monitor.body.spec);
       const namespaces = list([spec.namespaceSelector]).flatMap((selector) => (Array.isArray(selector.matchNames) ? selector.matchNames.map(String) : []));
       const scope = namespaces.length > 0 ? namespaces : [monitor.namespace];
-      const candidates = [...context.charts.values()].flat().filter((object) => object.group === "" && object.kind === "Service" && scope.includes(object.namespace));
+      const candidates = [...context.charts.values()]
+        .flat()
+        .filter((object) => object.group === "" && object.kind === "Service" && scope.includes(object.namespace));
       const chosen = candidates.filter((service) => matches(spec.selector, record(record(service.body.metadata).labels) as Record<string, string>));
       if (chosen.length === 0) {
-        out.push({ object: monitor, path: "spec.selector", message: `selects no Service in ${scope.join(", ")}`, hint: "match the labels of the Service that exposes the metrics port" });
+        out.push({
+          object: monitor,
+          path: "spec.selector",
+          message: `selects no Service in ${scope.join(", ")}`,
+          hint: "match the labels of the Service that exposes the metrics port",
+        });
         continue;
       }
       for (const [i, endpoint] of list(spec.endpoints).entries()) {
         const port = text(endpoint.port);
         if (port !== undefined && !chosen.some((service) => servicePort(service, { name: port }))) {
-          out.push({ object: monitor, path: `spec.endpoints[${i}].port`, message: `scrapes port "${port}", which no selected Service names`, hint: "use the name of a port in the Service's spec.ports" });
+          out.push({
+            object: monitor,
+            path: `spec.endpoints[${i}].port`,
+            message: `scrapes port "${port}", which no selected Service names`,
+            hint: "use the name of a port in the Service's spec.ports",
+          });
         }
       }
     }
@@ -352,4 +479,14 @@ export const serviceMonitorSelects: PolicyRule = {
   },
 };
 
-export const AGREEMENT: PolicyRule[] = [serviceSelectsPods, serviceTargetPort, probePort, ingressBackend, referenceExists, hpaTarget, selectorMatchesPods, workloadSelector, serviceMonitorSelects];
+export const AGREEMENT: PolicyRule[] = [
+  serviceSelectsPods,
+  serviceTargetPort,
+  probePort,
+  ingressBackend,
+  referenceExists,
+  hpaTarget,
+  selectorMatchesPods,
+  workloadSelector,
+  serviceMonitorSelects,
+];

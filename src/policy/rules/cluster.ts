@@ -18,7 +18,12 @@ export const removedApi: PolicyRule = {
     for (const object of objects) {
       const removed = REMOVED_APIS.find((entry) => entry.apiVersion === object.apiVersion && (entry.kinds.length === 0 || entry.kinds.includes(object.kind)));
       if (removed === undefined || semver.lt(version, semver.coerce(removed.removedIn) as semver.SemVer)) continue;
-      out.push({ object, path: "apiVersion", message: `uses ${object.apiVersion}, removed in Kubernetes ${removed.removedIn}; stack ${context.stack} runs ${context.kubeVersion}`, hint: `use ${removed.use} (upgrade the chart, or set the chart's API version value)` });
+      out.push({
+        object,
+        path: "apiVersion",
+        message: `uses ${object.apiVersion}, removed in Kubernetes ${removed.removedIn}; stack ${context.stack} runs ${context.kubeVersion}`,
+        hint: `use ${removed.use} (upgrade the chart, or set the chart's API version value)`,
+      });
     }
     return out;
   },
@@ -55,9 +60,12 @@ export function validatorFor(entry: string): Promise<ObjectValidator | undefined
 async function importValidator(entry: string): Promise<ObjectValidator | undefined> {
   const [apiVersion = "", kind = ""] = entry.split(" ");
   const module = apiVersion.includes("/") ? apiVersion : "v1";
-  if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module) || !/^[A-Z][A-Za-z0-9]*$/.test(kind) || (apiVersion !== "v1" && !apiVersion.includes("/"))) return undefined;
+  if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module) || !/^[A-Z][A-Za-z0-9]*$/.test(kind) || (apiVersion !== "v1" && !apiVersion.includes("/")))
+    return undefined;
   // One kind's module (its group's index loads every kind of the group).
-  const loaded = (await import(/* @vite-ignore */ `kubernetes-models/${module}/${kind}`).catch(() => undefined)) as Record<string, { prototype: { validate(this: unknown): void } }> | undefined;
+  const loaded = (await import(/* @vite-ignore */ `kubernetes-models/${module}/${kind}`).catch(() => undefined)) as
+    | Record<string, { prototype: { validate(this: unknown): void } }>
+    | undefined;
   const Model = loaded?.[kind];
   if (Model === undefined) return undefined;
   // The model's validate on the body itself: constructing a model deep-copies the object first.
@@ -83,7 +91,8 @@ export function objectSchema(validators: ReadonlyMap<string, ObjectValidator>): 
       const out: RuleResult[] = [];
       for (const object of objects) {
         const validate = validators.get(`${object.apiVersion} ${object.kind}`);
-        for (const problem of validate?.(unsealed(object)) ?? []) out.push({ object, path: problem.path, message: problem.message, hint: "fix the field in the chart's template or the value that fills it" });
+        for (const problem of validate?.(unsealed(object)) ?? [])
+          out.push({ object, path: problem.path, message: problem.message, hint: "fix the field in the chart's template or the value that fills it" });
       }
       return out;
     },
@@ -100,7 +109,9 @@ function unsealed(object: KubernetesObject): unknown {
   for (const field of ["data", "stringData"]) {
     const values = body[field];
     if (typeof values !== "object" || values === null || Array.isArray(values)) continue;
-    body[field] = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, sealedBytes(value) === undefined ? value : sealedNotBase64(value) ? "!not base64!" : ""]));
+    body[field] = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, sealedBytes(value) === undefined ? value : sealedNotBase64(value) ? "!not base64!" : ""]),
+    );
   }
   return body;
 }
@@ -117,7 +128,12 @@ export const customResourceSchema: PolicyRule = {
       const validate = validators.get(`${object.apiVersion} ${object.kind}`)?.();
       if (validate === undefined || validate(object.body)) continue;
       for (const error of validate.errors ?? []) {
-        out.push({ object, path: error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: `${error.message ?? "is not valid"} (CustomResourceDefinition schema)`, hint: "fix the field so it fits the CRD the stack installs" });
+        out.push({
+          object,
+          path: error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)",
+          message: `${error.message ?? "is not valid"} (CustomResourceDefinition schema)`,
+          hint: "fix the field so it fits the CRD the stack installs",
+        });
       }
     }
     return out;
@@ -150,7 +166,10 @@ function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>)
       if (group === undefined || kind === undefined || Object.keys(schema).length === 0) continue;
       // Compiled once for the stack, on first use (each custom resource asks again).
       let compiled: { validate: ValidateFunction | undefined } | undefined;
-      out.set(`${group}/${String(version.name)} ${kind}`, () => (compiled ??= { validate: compiledFor(schema) }).validate);
+      out.set(`${group}/${String(version.name)} ${kind}`, () => {
+        compiled ??= { validate: compiledFor(schema) };
+        return compiled.validate;
+      });
     }
   }
   indexed.set(charts, out);

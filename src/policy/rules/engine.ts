@@ -12,7 +12,12 @@ export const hooksUnderChart: PolicyRule = {
     if (record.hooks !== "dropped" || context.dropHooks) return [];
     return objects
       .filter((object) => object.hook !== undefined && !object.hook.test)
-      .map((object) => ({ object, path: "metadata.annotations[\"helm.sh/hook\"]", message: `is a ${object.hook?.events.join(",")} hook: ${record.display} never creates it`, hint: 'deploy the chart with engine: "release", or set dropHooks: true to accept it' }));
+      .map((object) => ({
+        object,
+        path: 'metadata.annotations["helm.sh/hook"]',
+        message: `is a ${object.hook?.events.join(",")} hook: ${record.display} never creates it`,
+        hint: 'deploy the chart with engine: "release", or set dropHooks: true to accept it',
+      }));
   },
 };
 

@@ -37,13 +37,21 @@ export function unknownField(table: KubernetesFields): PolicyRule {
     severity: "error",
     check(objects, context) {
       const newer = semver.coerce(context.kubeVersion ?? "");
-      const beyond = newer !== null && semver.gt(newer, semver.coerce(`${table.kubernetes}.999`) as semver.SemVer) ? `; stack ${context.stack} runs ${context.kubeVersion}, newer: if the field is new there, add an exception` : "";
+      const beyond =
+        newer !== null && semver.gt(newer, semver.coerce(`${table.kubernetes}.999`) as semver.SemVer)
+          ? `; stack ${context.stack} runs ${context.kubeVersion}, newer: if the field is new there, add an exception`
+          : "";
       const out: RuleResult[] = [];
       for (const object of objects) {
         const type = table.kinds[`${object.apiVersion} ${object.kind}`];
         if (type === undefined) continue;
         walkType(table, object.body, type, "", (path, key) => {
-          out.push({ object, path, message: `unknown field "${key}": the Kubernetes ${table.kubernetes} API has no such field here${beyond}`, hint: "remove the field or fix its name or indentation in the chart's template or the value that fills it" });
+          out.push({
+            object,
+            path,
+            message: `unknown field "${key}": the Kubernetes ${table.kubernetes} API has no such field here${beyond}`,
+            hint: "remove the field or fix its name or indentation in the chart's template or the value that fills it",
+          });
         });
       }
       return out;
@@ -68,7 +76,9 @@ function walkCode(table: KubernetesFields, value: unknown, code: string, path: s
   if (code === "") return;
   if (code.startsWith("[")) {
     if (!Array.isArray(value)) return;
-    value.forEach((item, i) => walkCode(table, item, code.slice(1), `${path}[${isRecord(item) && typeof item.name === "string" ? `name=${item.name}` : i}]`, report));
+    for (const [i, item] of value.entries()) {
+      walkCode(table, item, code.slice(1), `${path}[${isRecord(item) && typeof item.name === "string" ? `name=${item.name}` : i}]`, report);
+    }
   } else if (code.startsWith("{")) {
     if (!isRecord(value)) return;
     for (const [key, item] of Object.entries(value)) walkCode(table, item, code.slice(1), `${path}.${key}`, report);

@@ -15,10 +15,19 @@ export const duplicateObject: PolicyRule = {
     for (const object of objects) if (object.hook === undefined) mine.set(object.id, (mine.get(object.id) ?? 0) + 1);
     for (const [id, count] of mine) {
       const object = objects.find((item) => item.id === id) as KubernetesObject;
-      if (count > 1) out.push({ object, message: `is rendered ${count} times by this chart: only one of them can exist`, hint: "make the names differ (check the templates that render it), or render it once" });
+      if (count > 1)
+        out.push({
+          object,
+          message: `is rendered ${count} times by this chart: only one of them can exist`,
+          hint: "make the names differ (check the templates that render it), or render it once",
+        });
       for (const [chart, others] of context.charts) {
         if (chart === context.chart || !others.some((other) => other.id === id && other.hook === undefined)) continue;
-        out.push({ object, message: `is also rendered by chart ${chart} of this stack: both would own ${displayName(object)}`, hint: "let one chart render it (a values switch), or give one of them another name" });
+        out.push({
+          object,
+          message: `is also rendered by chart ${chart} of this stack: both would own ${displayName(object)}`,
+          hint: "let one chart render it (a values switch), or give one of them another name",
+        });
       }
     }
     return out;
@@ -37,7 +46,12 @@ export const objectName: PolicyRule = {
     for (const object of objects) {
       const limit = LABEL_NAMED.has(`${object.group}/${object.kind}`) ? 63 : 253;
       if (object.name.length <= limit) continue;
-      out.push({ object, path: "metadata.name", message: `has a name of ${object.name.length} characters; the API server refuses names over ${limit} for a ${object.kind}`, hint: "shorten the release name or the chart's fullnameOverride / nameOverride" });
+      out.push({
+        object,
+        path: "metadata.name",
+        message: `has a name of ${object.name.length} characters; the API server refuses names over ${limit} for a ${object.kind}`,
+        hint: "shorten the release name or the chart's fullnameOverride / nameOverride",
+      });
     }
     return out;
   },

@@ -3,7 +3,11 @@ import { containerPorts, containers, podTemplate, record, text, type Container }
 
 // Workload hygiene: what makes a deploy reproducible and schedulable.
 
-function eachContainer(objects: Parameters<PolicyRule["check"]>[0], visit: (container: Container, object: (typeof objects)[number], out: RuleResult[]) => void, init = true): RuleResult[] {
+function eachContainer(
+  objects: Parameters<PolicyRule["check"]>[0],
+  visit: (container: Container, object: (typeof objects)[number], out: RuleResult[]) => void,
+  init = true,
+): RuleResult[] {
   const out: RuleResult[] = [];
   for (const object of objects) {
     const pod = podTemplate(object);
@@ -23,7 +27,15 @@ export const imageTag: PolicyRule = {
       if (image.includes("@sha256:")) return;
       const tag = /:([^/:]+)$/.exec(image)?.[1];
       if (tag !== undefined && tag !== "latest") return;
-      out.push({ object, path: `${path}.image`, message: tag === undefined ? `runs ${image || "(no image)"} without a tag: what runs changes without a deploy` : `runs ${image}: the latest tag moves, so what runs changes without a deploy`, hint: "pin a tag, or better a digest (image@sha256:…)" });
+      out.push({
+        object,
+        path: `${path}.image`,
+        message:
+          tag === undefined
+            ? `runs ${image || "(no image)"} without a tag: what runs changes without a deploy`
+            : `runs ${image}: the latest tag moves, so what runs changes without a deploy`,
+        hint: "pin a tag, or better a digest (image@sha256:…)",
+      });
     });
   },
 };
@@ -38,7 +50,13 @@ export const resourceRequests: PolicyRule = {
       ({ container, path }, object, out) => {
         const requests = record(record(container.resources).requests);
         const missing = ["cpu", "memory"].filter((resource) => requests[resource] === undefined);
-        if (missing.length > 0) out.push({ object, path: `${path}.resources.requests`, message: `requests no ${missing.join(" or ")}`, hint: `set resources.requests.${missing[0]} (the chart's resources value)` });
+        if (missing.length > 0)
+          out.push({
+            object,
+            path: `${path}.resources.requests`,
+            message: `requests no ${missing.join(" or ")}`,
+            hint: `set resources.requests.${missing[0]} (the chart's resources value)`,
+          });
       },
       false,
     );
@@ -53,7 +71,12 @@ export const memoryLimitWithoutRequest: PolicyRule = {
     return eachContainer(objects, ({ container, path }, object, out) => {
       const resources = record(container.resources);
       if (record(resources.limits).memory !== undefined && record(resources.requests).memory === undefined) {
-        out.push({ object, path: `${path}.resources.requests.memory`, message: "limits memory without requesting any: the scheduler reserves the whole limit", hint: "set resources.requests.memory to what the container usually needs" });
+        out.push({
+          object,
+          path: `${path}.resources.requests.memory`,
+          message: "limits memory without requesting any: the scheduler reserves the whole limit",
+          hint: "set resources.requests.memory to what the container usually needs",
+        });
       }
     });
   },
@@ -69,7 +92,12 @@ export const readinessProbe: PolicyRule = {
       ({ container, path }, object, out) => {
         if (object.kind === "Job" || object.kind === "CronJob") return;
         if (containerPorts(container).length > 0 && container.readinessProbe === undefined) {
-          out.push({ object, path: `${path}.readinessProbe`, message: "serves ports but has no readiness probe: it takes traffic before it is ready", hint: "add a readinessProbe on the serving port" });
+          out.push({
+            object,
+            path: `${path}.readinessProbe`,
+            message: "serves ports but has no readiness probe: it takes traffic before it is ready",
+            hint: "add a readinessProbe on the serving port",
+          });
         }
       },
       false,

@@ -28,31 +28,53 @@ export function fileSource(repository: RepositorySpec, options: { cacheRoot: str
     if (cached !== null && "mtimeMs" in cached.validator && cached.validator.mtimeMs === validator.mtimeMs && cached.validator.size === validator.size) {
       return cached.index;
     }
-    const text = (await readFileFor(indexPath, "the repository's index.yaml", { place: { url: repository.url }, maxBytes: maxFileBytes(), hint: "the folder must hold index.yaml and its archives (helm repo index <folder>)" })).toString("utf8");
+    const text = (
+      await readFileFor(indexPath, "the repository's index.yaml", {
+        place: { url: repository.url },
+        maxBytes: maxFileBytes(),
+        hint: "the folder must hold index.yaml and its archives (helm repo index <folder>)",
+      })
+    ).toString("utf8");
     const index = parseIndex(text, indexPath);
     await writeCachedIndex(options.cacheRoot, cacheKey, validator, index);
     return index;
   }
 
-  return indexSource(repository.url, loadIndex, async (version) => {
-    const url = archiveUrl(version, base);
-    const inside = url.startsWith("file:") && !relative(folder, fileURLToPath(url)).startsWith("..") && !isAbsolute(relative(folder, fileURLToPath(url)));
-    if (!inside) {
-      throw new ChartroomError("INDEX_INVALID", `${version.name} ${version.version} points outside the folder: ${url}`, {
-        place: { file: indexPath, chart: version.name },
-        hint: "a file:// repository must list archives by relative path",
-      });
-    }
-    const data = await readFileFor(fileURLToPath(url), `the archive of ${version.name} ${version.version}`, { place: { file: indexPath, chart: version.name }, hint: "the index lists an archive that is not in the folder; rebuild the repository" }).catch((error: unknown) => {
-      if (ChartroomError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
-        throw new ChartroomError("HTTP_NOT_FOUND", `archive missing: ${fileURLToPath(url)}`, { place: { file: indexPath, chart: version.name }, hint: "the index lists an archive that is not in the folder; rebuild the repository" });
+  return indexSource(
+    repository.url,
+    loadIndex,
+    async (version) => {
+      const url = archiveUrl(version, base);
+      const inside = url.startsWith("file:") && !relative(folder, fileURLToPath(url)).startsWith("..") && !isAbsolute(relative(folder, fileURLToPath(url)));
+      if (!inside) {
+        throw new ChartroomError("INDEX_INVALID", `${version.name} ${version.version} points outside the folder: ${url}`, {
+          place: { file: indexPath, chart: version.name },
+          hint: "a file:// repository must list archives by relative path",
+        });
       }
-      throw error;
-    });
-    return { data, url };
-  }, async (version) => {
-    const url = archiveUrl(version, base);
-    if (!url.startsWith("file:")) return null;
-    return readFileSyncFor(`${fileURLToPath(url)}.prov`, `the provenance of ${version.name} ${version.version}`, { optional: true, place: { file: indexPath, chart: version.name } }) ?? null;
-  });
+      const data = await readFileFor(fileURLToPath(url), `the archive of ${version.name} ${version.version}`, {
+        place: { file: indexPath, chart: version.name },
+        hint: "the index lists an archive that is not in the folder; rebuild the repository",
+      }).catch((error: unknown) => {
+        if (ChartroomError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+          throw new ChartroomError("HTTP_NOT_FOUND", `archive missing: ${fileURLToPath(url)}`, {
+            place: { file: indexPath, chart: version.name },
+            hint: "the index lists an archive that is not in the folder; rebuild the repository",
+          });
+        }
+        throw error;
+      });
+      return { data, url };
+    },
+    async (version) => {
+      const url = archiveUrl(version, base);
+      if (!url.startsWith("file:")) return null;
+      return (
+        readFileSyncFor(`${fileURLToPath(url)}.prov`, `the provenance of ${version.name} ${version.version}`, {
+          optional: true,
+          place: { file: indexPath, chart: version.name },
+        }) ?? null
+      );
+    },
+  );
 }

@@ -9,7 +9,7 @@
 export type RawEntry = Record<string, string | string[] | null>;
 
 const WANTED = new Set(["version", "appVersion", "digest", "created", "deprecated", "urls"]);
-const KEY_LINE = /^([A-Za-z0-9_.\/-]+):(?: (.*))?$/;
+const KEY_LINE = /^([A-Za-z0-9_./-]+):(?: (.*))?$/;
 const UNSAFE_START = /^[[{&*!|>%@`]/;
 
 export function scanIndex(text: string): Map<string, RawEntry[]> | undefined {
@@ -256,7 +256,16 @@ function unquote(value: string): string | null | undefined {
     if (inner.replace(/''/g, "").includes("'")) return undefined;
     return inner.replace(/''/g, "'");
   }
-  if (UNSAFE_START.test(value) || value.includes(" #") || value.includes(": ") || value.endsWith(":") || value.startsWith("- ") || value === "-" || value === "~" || value === "null") {
+  if (
+    UNSAFE_START.test(value) ||
+    value.includes(" #") ||
+    value.includes(": ") ||
+    value.endsWith(":") ||
+    value.startsWith("- ") ||
+    value === "-" ||
+    value === "~" ||
+    value === "null"
+  ) {
     return undefined;
   }
   return value.trimEnd();

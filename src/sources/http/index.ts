@@ -47,17 +47,22 @@ export function httpSource(repository: RepositorySpec, options: HttpSourceOption
     return index;
   }
 
-  return indexSource(repository.url, loadIndex, async (version) => {
-    const url = archiveUrl(version, base);
-    const response = await getWithRetry(await request(url), retry);
-    if (response.status !== 200) throw statusError(response.status, url, authHint(repository));
-    return { data: response.body, url };
-  }, async (version) => {
-    // Beside the archive, as `helm package --sign` leaves it and Helm looks for it.
-    const url = `${archiveUrl(version, base)}.prov`;
-    const response = await getWithRetry(await request(url), retry);
-    if (response.status === 404) return null;
-    if (response.status !== 200) throw statusError(response.status, url, authHint(repository));
-    return response.body;
-  });
+  return indexSource(
+    repository.url,
+    loadIndex,
+    async (version) => {
+      const url = archiveUrl(version, base);
+      const response = await getWithRetry(await request(url), retry);
+      if (response.status !== 200) throw statusError(response.status, url, authHint(repository));
+      return { data: response.body, url };
+    },
+    async (version) => {
+      // Beside the archive, as `helm package --sign` leaves it and Helm looks for it.
+      const url = `${archiveUrl(version, base)}.prov`;
+      const response = await getWithRetry(await request(url), retry);
+      if (response.status === 404) return null;
+      if (response.status !== 200) throw statusError(response.status, url, authHint(repository));
+      return response.body;
+    },
+  );
 }

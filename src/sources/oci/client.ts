@@ -101,17 +101,28 @@ export class RegistryClient {
     const allowed = this.repository.plainHttp ? ["https:", "http:"] : ["https:"];
     if (url === undefined || !allowed.includes(url.protocol)) {
       const scheme = url === undefined ? "something that is not a URL" : `${url.protocol}//…`;
-      throw new ChartroomError("REGISTRY_PROTOCOL", `${this.location.host} names ${scheme} as its token endpoint; chartroom asks for tokens over ${allowed.join(" or ").replace(/:/g, "")} only`, {
-        place: { url: this.repository.url },
-        hint: "check the registry's auth setup (its token realm), or what sits between it and you",
-      });
+      throw new ChartroomError(
+        "REGISTRY_PROTOCOL",
+        `${this.location.host} names ${scheme} as its token endpoint; chartroom asks for tokens over ${allowed.join(" or ").replace(/:/g, "")} only`,
+        {
+          place: { url: this.repository.url },
+          hint: "check the registry's auth setup (its token realm), or what sits between it and you",
+        },
+      );
     }
     return url;
   }
 
   private async send(url: string, headers: Record<string, string>, limits: { maxBytes?: number } = {}): Promise<HttpResponse> {
     this.ca ??= this.repository.caFile === undefined ? Promise.resolve(undefined) : readCa(this.repository);
-    const request = { url, headers, timeoutMs: this.repository.timeoutMs, ca: await this.ca, ...(this.options.env === undefined ? {} : { env: this.options.env }), ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, limitSetting: METADATA_SETTING }) };
+    const request = {
+      url,
+      headers,
+      timeoutMs: this.repository.timeoutMs,
+      ca: await this.ca,
+      ...(this.options.env === undefined ? {} : { env: this.options.env }),
+      ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, limitSetting: METADATA_SETTING }),
+    };
     return getWithRetry(request, this.options.retry ?? DEFAULT_RETRY);
   }
 }

@@ -97,7 +97,11 @@ export function ociSource(repository: RepositorySpec, options: { env?: NodeJS.Pr
       const response = await client.get(`/v2/${found.name}/blobs/${layer.digest}`, scope(found.name), { maxBytes });
       if (response.status !== 200) throw statusError(response.status, `${location.base}/v2/${found.name}/blobs/${layer.digest}`, authHint(repository));
       if (sha256Digest(response.body) !== layer.digest) {
-        throw new ChartroomError("DIGEST_MISMATCH", `the provenance layer of ${found.shown} hashes to ${sha256Digest(response.body)}, but its manifest names ${layer.digest}`, { place: { chart: version.name, url: found.shown }, hint: "the blob was altered in the registry or in transit; nothing was written" });
+        throw new ChartroomError(
+          "DIGEST_MISMATCH",
+          `the provenance layer of ${found.shown} hashes to ${sha256Digest(response.body)}, but its manifest names ${layer.digest}`,
+          { place: { chart: version.name, url: found.shown }, hint: "the blob was altered in the registry or in transit; nothing was written" },
+        );
       }
       return response.body;
     },
@@ -141,10 +145,14 @@ function chartLayer(manifest: unknown, shown: string, chart: string): string {
 /** A next page on another origin: never followed (the registry's credentials would go with it). */
 function foreignLink(repository: RepositorySpec, host: string, link: string): never {
   const origin = URL.canParse(link) ? new URL(link).origin : "an address that is not a URL";
-  throw new ChartroomError("REGISTRY_PROTOCOL", `${host} sent a tags page link to another origin (${origin}); chartroom follows links on the registry's own origin only`, {
-    place: { url: repository.url },
-    hint: "nothing was sent there; check the registry, or what sits between it and you",
-  });
+  throw new ChartroomError(
+    "REGISTRY_PROTOCOL",
+    `${host} sent a tags page link to another origin (${origin}); chartroom follows links on the registry's own origin only`,
+    {
+      place: { url: repository.url },
+      hint: "nothing was sent there; check the registry, or what sits between it and you",
+    },
+  );
 }
 
 function unknownChart(repository: RepositorySpec, chart: string): ChartroomError {

@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import ts from "typescript";
+import { ROOT } from "../helpers/platform.js";
+
+const WIDTH = 160;
+
+/** The file with the text of its literals (strings, templates, regular expressions) and comments blanked: what a formatter can wrap. */
+function codeOf(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const chars = [...text];
+  const blank = (start: number, end: number) => {
+    for (let i = start; i < end; i++) if (chars[i] !== "\n") chars[i] = "";
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node) || ts.isRegularExpressionLiteral(node) || ts.isTemplateLiteralToken(node)) blank(node.getStart(source), node.getEnd());
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const code = chars
+    .join("")
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ""))
+    .replace(/\/\/.*$/gm, "");
+  return code.split("\n");
+}
+
+describe("the code's shape", () => {
+  it(`keeps code within ${WIDTH} columns (biome formats to it; only a long string or comment may run past)`, async () => {
+    const files = execFileSync("git", ["ls-files", "src", "test", "scripts", "bench", "pulumi"], { cwd: ROOT, encoding: "utf8" })
+      .split("\n")
+      .filter((name) => name.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(100);
+    const long: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(ROOT, file), "utf8");
+      const code = codeOf(file, text);
+      for (const [i, line] of text.split("\n").entries()) {
+        if (line.length > WIDTH && (code[i]?.length ?? 0) > WIDTH) long.push(`${file}:${i + 1} (${line.length})`);
+      }
+    }
+    expect(long).toStrictEqual([]);
+  });
+});
