@@ -5,7 +5,8 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /**
  * What user code (a config, a policy rule) read while it ran, observed rather
- * than guessed from its source: the files it read (content digest, or absent)
+ * than guessed from its source: the files it read through node:fs
+ * (readFileSync, readFile, openSync, open, createReadStream; content digest, or absent)
  * and probed (present or absent), the environment variables it read, and
  * whether it asked the clock or for randomness. A result is reused only while
  * every one of these still holds; one that asked the clock, or listed the
@@ -31,6 +32,8 @@ interface Observer {
 
 // The fs module object Node's own loaders and jiti call through; patched while observers run.
 const fs = createRequire(import.meta.url)("node:fs") as typeof import("node:fs");
+// The originals, for chartroom's own checks (never observed, never recursing into a patch).
+const real = { readFileSync: fs.readFileSync, existsSync: fs.existsSync };
 // The observers of the code running now: the work's own async context, so
 // what chartroom does meanwhile (other renders, other loads) is never counted.
 const context = new AsyncLocalStorage<readonly Observer[]>();
@@ -63,7 +66,7 @@ export async function observed<T>(
 export function stillHolds(inputs: Inputs, root: string, env: NodeJS.ProcessEnv): boolean {
   if (inputs.volatile) return false;
   for (const [path, digest] of Object.entries(inputs.files)) if (fileDigest(located(path, root)) !== digest) return false;
-  for (const [path, state] of Object.entries(inputs.probes)) if ((fs.existsSync(located(path, root)) ? "present" : "absent") !== state) return false;
+  for (const [path, state] of Object.entries(inputs.probes)) if ((real.existsSync(located(path, root)) ? "present" : "absent") !== state) return false;
   for (const [name, value] of Object.entries(inputs.env)) if (env[name] !== value) return false;
   return true;
 }
@@ -96,20 +99,37 @@ function shown(path: string, root: string): string {
 
 function fileDigest(path: string): string {
   try {
-    return createHash("sha256").update(fs.readFileSync(path)).digest("hex");
+    return createHash("sha256").update(real.readFileSync(path)).digest("hex");
   } catch {
     return "absent";
   }
 }
 
+// Set while a read is being recorded: the reads Node makes inside a read (readFileSync opens the file) are not reads of their own.
+let recording = false;
+
 function record(each: (observer: Observer) => void, path?: string): void {
-  for (const observer of context.getStore() ?? []) if (path === undefined || !observer.ignore(path)) each(observer);
+  if (recording) return;
+  recording = true;
+  try {
+    for (const observer of context.getStore() ?? []) if (path === undefined || !observer.ignore(path)) each(observer);
+  } finally {
+    recording = false;
+  }
 }
 
 /** Patch what user code reads through, recording into every active observer; returns the undo. */
 function install(): () => void {
-  const { readFileSync, existsSync, statSync } = fs;
+  const { readFileSync, existsSync, statSync, openSync, createReadStream } = fs;
   const readFileAsync = fs.promises.readFile;
+  const openAsync = fs.promises.open;
+  // A file opened to be read in parts (openSync, open, a stream) counts as read whole.
+  const opened = (target: unknown, flags: unknown) => {
+    const path = pathOf(target);
+    const writing =
+      typeof flags === "string" ? /[wa+]/.test(flags) : typeof flags === "number" && (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0;
+    if (path !== undefined && !writing) record((o) => (o.inputs.files[shown(path, o.root)] = fileDigest(path)), path);
+  };
   const env = process.env;
   const RealDate = Date;
   const random = Math.random;
@@ -136,6 +156,18 @@ function install(): () => void {
       throw error;
     }
   } as typeof readFileAsync;
+  fs.openSync = function patched(this: unknown, ...args: Parameters<typeof openSync>) {
+    opened(args[0], args[1]);
+    return openSync.apply(this, args);
+  } as typeof openSync;
+  fs.promises.open = async function patched(this: unknown, ...args: Parameters<typeof openAsync>) {
+    opened(args[0], args[1]);
+    return openAsync.apply(this, args);
+  } as typeof openAsync;
+  fs.createReadStream = function patched(this: unknown, ...args: Parameters<typeof createReadStream>) {
+    opened(args[0], "r");
+    return createReadStream.apply(this, args);
+  } as typeof createReadStream;
   fs.existsSync = function patched(this: unknown, target: Parameters<typeof existsSync>[0]) {
     const out = existsSync.call(this, target);
     const path = pathOf(target);
@@ -190,8 +222,9 @@ function install(): () => void {
   // Named imports of node:fs (`import { readFileSync } from "node:fs"`) see the patch too.
   syncBuiltinESMExports();
   return () => {
-    Object.assign(fs, { readFileSync, existsSync, statSync });
+    Object.assign(fs, { readFileSync, existsSync, statSync, openSync, createReadStream });
     fs.promises.readFile = readFileAsync;
+    fs.promises.open = openAsync;
     process.env = env;
     globalThis.Date = RealDate;
     Math.random = random;

@@ -23,15 +23,17 @@ afterEach(async () => {
 
 describe("observing what user code reads", () => {
   it("records the files read (relative to the code's folder), sync, async and through named imports, and what was absent", async () => {
-    const dir = await folder({ "lib/a.ts": "a", "b.txt": "b" });
+    const dir = await folder({ "lib/a.ts": "a", "b.txt": "b", "c.txt": "c" });
     const { inputs } = await observed(dir, async () => {
       fs.readFileSync(join(dir, "lib/a.ts"));
       readFileSync(join(dir, "b.txt"), "utf8");
       await readFile(join(dir, "b.txt"));
       expect(() => fs.readFileSync(join(dir, "missing.ts"))).toThrow();
       fs.existsSync(join(dir, "lib/index.ts"));
+      fs.closeSync(fs.openSync(join(dir, "c.txt"), "r"));
+      fs.closeSync(fs.openSync(join(dir, "written.txt"), "w"));
     });
-    expect(Object.keys(inputs.files).sort()).toStrictEqual(["b.txt", "lib/a.ts", "missing.ts"]);
+    expect(Object.keys(inputs.files).sort()).toStrictEqual(["b.txt", "c.txt", "lib/a.ts", "missing.ts"]);
     expect(inputs.files["missing.ts"]).toBe("absent");
     expect(inputs.probes).toStrictEqual({ "lib/index.ts": "absent" });
     expect(inputs.volatile).toBe(false);
