@@ -3,7 +3,8 @@
 // every source file transformed on its own (no bundle, so the lazy loading
 // of workflows stays), `import.meta` replaced by its CommonJS equivalents,
 // the declarations copied so that TypeScript reads them as CommonJS too.
-// Run after `tsc -p tsconfig.build.json` (npm run build does both).
+// Run after `tsc -p tsconfig.build.json` (npm run build does both); it also
+// copies the JSON data files into dist/.
 import { cp, mkdir, readdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { build } from "esbuild";
@@ -37,10 +38,15 @@ await build({
   banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 
-// Data files the modules read, and the declarations (under a folder whose package.json says commonjs).
-for (const path of await files(src, (file) => file.endsWith(".json") && !relative(src, file).startsWith("cli/"))) {
-  await mkdir(dirname(join(out, relative(src, path))), { recursive: true });
-  await cp(path, join(out, relative(src, path)));
+// Data files the modules read, beside both builds: they are required at run
+// time, not imported, so tsc does not copy them. Then the declarations (under
+// a folder whose package.json says commonjs).
+for (const path of await files(src, (file) => file.endsWith(".json"))) {
+  for (const target of [dist, out]) {
+    if (target === out && relative(src, path).startsWith("cli/")) continue;
+    await mkdir(dirname(join(target, relative(src, path))), { recursive: true });
+    await cp(path, join(target, relative(src, path)));
+  }
 }
 for (const path of await files(
   dist,
