@@ -15,8 +15,12 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup.ts"],
+    // Ceilings against hangs, not budgets: a test that takes 10 s idle takes 30 s on a
+    // loaded 2-core machine. Engine, cluster, consumer and types tests set their own.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
     pool: "forks",
   },
 });

@@ -3,6 +3,8 @@
 // - Debian's docker-registry for the OCI tests and chromium for the HTML report
 //   test (apt-get, as root; playwright's own browser download cannot work here);
 // - the real Pulumi engine, built from Go modules (engine/build.sh, cached);
+// - the Kubernetes control plane and kwok, built from Go modules (kube/build.sh,
+//   cached), over Debian's etcd;
 // - dist/, which the example Pulumi program imports as `chartroom/pulumi`;
 // - the oldest Node `engines` allows, for the consumer test (npm's node-<os>-<arch>).
 // Helm comes from dev dependencies.
@@ -40,6 +42,10 @@ if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry,
 // Prints progress on stderr; the second run only hashes go.sum and returns.
 const engine = spawnSync("bash", [resolve(root, "engine/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 if (engine.status !== 0) fail("the engine tests need the Pulumi engine: engine/build.sh failed (see above).");
+
+// The same for the control plane of the cluster tests (kube-apiserver, controller-manager, scheduler, kwok).
+const kube = spawnSync("bash", [resolve(root, "kube/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+if (kube.status !== 0) fail("the cluster tests need the control plane: kube/build.sh failed (see above).");
 
 const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) fail("the example Pulumi program imports dist/: `npm run build` failed (see above).");

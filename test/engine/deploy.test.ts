@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport } from "../../src/diff/model.js";
 import { helmRepository, serveRepository } from "../helpers/chart-repo.js";
-import { engineBin, ExampleProject, previewSteps, type Outcome } from "../helpers/engine.js";
+import { engineBin, ExampleProject, previewSteps, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 
 const run = promisify(execFile);
 
@@ -49,7 +49,7 @@ describe("a chart from an HTTP repository with credentials, deployed after the r
     planned = (JSON.parse(ok(await project.pulumi(["preview", "--json"]), "pulumi preview").stdout) as { steps: typeof planned }).steps;
     ok(await project.pulumi(["up", "--yes"]), "pulumi up");
     state = ok(await project.pulumi(["stack", "export"]), "pulumi stack export").stdout;
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 
@@ -143,7 +143,7 @@ describe("an apiVersion move under helm.v4.Chart", () => {
         .filter((step) => step.type.endsWith(":HorizontalPodAutoscaler"))
         .map(({ op, type }) => ({ op, type }));
     }
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 
@@ -176,7 +176,7 @@ describe("a secret given in code that the chart puts outside a Secret", () => {
     );
     await project.initStack("dev", PASSWORD);
     up = await project.pulumi(["up", "--yes", "--exclude", "**kubernetes:helm.sh/v3:Release**"]);
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

@@ -5,7 +5,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExampleProject, previewSteps, writtenObjects, type Outcome, type PreviewStep } from "../helpers/engine.js";
+import { ExampleProject, previewSteps, writtenObjects, type Outcome, type PreviewStep, ENGINE_TEST_MS } from "../helpers/engine.js";
 
 const PASSWORD = "planted-engine-secret-4417";
 const RELEASES = "**kubernetes:helm.sh/v3:Release**";
@@ -23,7 +23,7 @@ describe("the example program, as a user runs it on the real engine", () => {
     steps = previewSteps(preview.stdout);
     // Offline, a helm.v3.Release cannot be created (see the test below): `up` the rest.
     up = await project.pulumi(["up", "--yes", "--exclude", RELEASES]);
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

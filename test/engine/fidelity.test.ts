@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayName, type RenderedObject } from "../../src/model/objects.js";
-import { displayOf, engineBin, ExampleProject, writtenObjects, type WrittenObject } from "../helpers/engine.js";
+import { displayOf, engineBin, ExampleProject, writtenObjects, type WrittenObject, ENGINE_TEST_MS } from "../helpers/engine.js";
 
 const run = promisify(execFile);
 const PASSWORD = "planted-fidelity-secret-2209";
@@ -40,7 +40,7 @@ describe("fidelity: the provider's objects equal chartroom's render", () => {
       text.replace('dev: { kubeVersion: "1.31.0" }', `dev: { kubeVersion: "${kubeVersion.replace(/^v/, "")}" }`),
     );
     await chartroom(project, ["lock"]);
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 
@@ -93,7 +93,7 @@ describe("hooks under helm.v4.Chart", () => {
     await project.initStack("dev", PASSWORD);
     const up = await project.pulumi(["up", "--yes"]);
     if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout}${up.stderr}`);
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

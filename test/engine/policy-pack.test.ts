@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editFile, ROOT } from "../helpers/platform.js";
-import { ExampleProject, type Outcome } from "../helpers/engine.js";
+import { ExampleProject, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 
 /** The policy lines of a preview: `[level] policy (type: name)` followed by the finding. */
 function violations(outcome: Outcome): string[] {
@@ -26,7 +26,7 @@ describe("the example's policy pack under pulumi preview", () => {
   beforeAll(async () => {
     project = await ExampleProject.create("chartroom-policy-pack-");
     await project.initStack("dev", "policy-pack-secret-5521");
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

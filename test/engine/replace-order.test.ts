@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packChart } from "../../src/chart/pack.js";
 import type { DiffReport } from "../../src/diff/model.js";
-import { ExampleProject, type Outcome } from "../helpers/engine.js";
+import { ExampleProject, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";
 
 const PROGRAM = `import * as k8s from "@pulumi/kubernetes";
@@ -81,7 +81,7 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     ok(await project.chartroom(["lock"]), "chartroom lock at 1.1.0");
     up = ok(await project.pulumi(["up", "--yes"]), "pulumi up at 1.1.0");
     written = await readdir(join(project.rendered, "1-manifest"));
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 
@@ -105,22 +105,26 @@ describe("helm.v4.Chart without a cluster, predicted", () => {
     );
   });
 
-  it("refuses, as chartroom said first, a chart whose kubeVersion the provider's offline v1.20.0 does not meet", async () => {
-    await writeFile(join(project.dir, "chartroom.config.ts"), config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }'));
-    // chartroom renders the offline stack as the provider does: the lock refuses the chart at once.
-    const locked = await project.chartroom(["lock"]);
-    expect(locked.code).toBe(1);
-    expect(locked.stderr).toContain("error HELM_FAILED:");
-    // Declared for a cluster, chartroom locks it and names it: the engine, offline, then refuses it.
-    await writeFile(
-      join(project.dir, "chartroom.config.ts"),
-      config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }').replace(", offline: true", ""),
-    );
-    ok(await project.chartroom(["lock"]), "chartroom lock for a cluster");
-    const plan = await project.chartroom(["plan"]);
-    expect(plan.stdout).toContain("modern: the chart requires Kubernetes >=1.23.0-0; without a cluster");
-    const preview = await project.pulumi(["preview"]);
-    expect(preview.code).not.toBe(0);
-    expect(preview.stdout + preview.stderr).toMatch(/chart requires kubeVersion: >=1\.23\.0-0 which is incompatible with Kubernetes v1\.20\.0/);
-  }, 300_000);
+  it(
+    "refuses, as chartroom said first, a chart whose kubeVersion the provider's offline v1.20.0 does not meet",
+    async () => {
+      await writeFile(join(project.dir, "chartroom.config.ts"), config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }'));
+      // chartroom renders the offline stack as the provider does: the lock refuses the chart at once.
+      const locked = await project.chartroom(["lock"]);
+      expect(locked.code).toBe(1);
+      expect(locked.stderr).toContain("error HELM_FAILED:");
+      // Declared for a cluster, chartroom locks it and names it: the engine, offline, then refuses it.
+      await writeFile(
+        join(project.dir, "chartroom.config.ts"),
+        config("1.1.0", ', modern: { repository: "local", version: "1.0.0", namespace: "default" }').replace(", offline: true", ""),
+      );
+      ok(await project.chartroom(["lock"]), "chartroom lock for a cluster");
+      const plan = await project.chartroom(["plan"]);
+      expect(plan.stdout).toContain("modern: the chart requires Kubernetes >=1.23.0-0; without a cluster");
+      const preview = await project.pulumi(["preview"]);
+      expect(preview.code).not.toBe(0);
+      expect(preview.stdout + preview.stderr).toMatch(/chart requires kubeVersion: >=1\.23\.0-0 which is incompatible with Kubernetes v1\.20\.0/);
+    },
+    ENGINE_TEST_MS,
+  );
 });

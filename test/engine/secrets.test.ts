@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packChart } from "../../src/chart/pack.js";
-import { ExampleProject, type Outcome } from "../helpers/engine.js";
+import { ExampleProject, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";
 
 const RELEASE_PASSWORD = "Planted-Release-Password-3390";
@@ -108,7 +108,7 @@ describe("secrets through the real engine", () => {
     previewJson = await project.pulumi(["preview", "--json"]);
     previewDiff = await project.pulumi(["preview", "--diff"]);
     up = await project.pulumi(["up", "--yes", "--exclude", "**kubernetes:helm.sh/v3:Release**"]);
-  }, 900_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

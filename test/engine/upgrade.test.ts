@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport, EngineStep } from "../../src/diff/model.js";
-import { ExampleProject, previewSteps, type PreviewStep } from "../helpers/engine.js";
+import { ExampleProject, previewSteps, type PreviewStep, ENGINE_TEST_MS } from "../helpers/engine.js";
 
 const PASSWORD = "planted-upgrade-secret-5813";
 const RELEASES = "**kubernetes:helm.sh/v3:Release**";
@@ -56,7 +56,7 @@ describe("an upgrade, predicted by chartroom and planned by the engine", () => {
     const preview = await project.pulumi(["preview", "--json"]);
     if (preview.code !== 0) throw new Error(`pulumi preview failed:\n${preview.stderr}`);
     planned = previewSteps(preview.stdout).filter((step) => CHARTS.some((chart) => step.name.startsWith(`${chart}:`)));
-  }, 600_000);
+  }, ENGINE_TEST_MS);
 
   afterAll(() => project?.remove());
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
+import { runGroup } from "./process.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -81,9 +82,20 @@ export class ExampleProject {
     return join(this.dir, "rendered");
   }
 
-  /** Runs the real pulumi CLI in the project (more environment in `env`); never throws on a non-zero exit. */
-  async pulumi(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<Outcome> {
-    return execute(join(await engineBin(), "pulumi"), [...args, "--non-interactive", "--color", "never"], this.dir, { ...this.env, ...env }, timeoutMs);
+  /**
+   * Runs the real pulumi CLI in the project (more environment in `env`);
+   * never throws on a non-zero exit. The CLI, its language host, the program
+   * and the provider are one process group, killed whole at the ceiling (a
+   * hang, not slowness: it is many times what a loaded machine needs), and
+   * the stack's lock is released so the next command is not refused.
+   */
+  async pulumi(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = PULUMI_CEILING_MS): Promise<Outcome> {
+    try {
+      return await execute(join(await engineBin(), "pulumi"), [...args, "--non-interactive", "--color", "never"], this.dir, { ...this.env, ...env }, timeoutMs);
+    } catch (error) {
+      await rm(join(this.dir, ".state", ".pulumi", "locks"), { recursive: true, force: true });
+      throw error;
+    }
   }
 
   /** Runs chartroom's CLI in the project as a user would (from the checkout's sources). */
@@ -93,7 +105,7 @@ export class ExampleProject {
       [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "src", "cli", "main.ts"), ...args],
       this.dir,
       { ...this.env, ...env },
-      120_000,
+      PULUMI_CEILING_MS,
     );
   }
 
@@ -114,16 +126,15 @@ export class ExampleProject {
   }
 }
 
+/** The most one pulumi command may take: idle they take 5–60 s, on a loaded 2-core machine up to about 4 minutes. */
+export const PULUMI_CEILING_MS = 20 * 60_000;
+
+/** What an engine or cluster test may take in all (several pulumi commands), for vitest. */
+export const ENGINE_TEST_MS = 45 * 60_000;
+
 async function execute(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout: number): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(file, args, { cwd, env, timeout, maxBuffer: 64 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean };
-    if (failed.killed === true) throw new Error(`${file} ${args.join(" ")} timed out after ${timeout} ms`);
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
+  const outcome = await runGroup(file, args, { cwd, env, timeoutMs: timeout, wholeEnv: true });
+  return { code: outcome.code ?? 1, stdout: outcome.stdout, stderr: outcome.stderr };
 }
 
 export interface WrittenObject {

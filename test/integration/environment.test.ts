@@ -160,7 +160,7 @@ describe("faults of the environment", () => {
     const files = await fingerprint(after);
     expect(Object.keys(files).filter((path) => path.startsWith(".chartroom/writer.lock") || path.endsWith(".tmp"))).toStrictEqual([]);
     expect(files["charts.lock.json"]).toBe(before["charts.lock.json"]);
-  }, 120_000);
+  });
 
   it("a file where the cache folder should be: said before anything is read", async () => {
     const dir = await copyPlatform();
@@ -172,7 +172,7 @@ describe("faults of the environment", () => {
         "FILE_UNWRITABLE",
         "the cache folder is not a folder",
       );
-  }, 120_000);
+  });
 
   it("reads a read-only checkout: check, plan, render and diff need to write nothing in the platform", async () => {
     const dir = await copyPlatform();
@@ -193,5 +193,5 @@ describe("faults of the environment", () => {
     const outcome = await inNamespace(dir, ["outdated"], { unset: ["HOME", "CHARTROOM_CACHE", "XDG_CACHE_HOME"] });
     expect([0, 2], outcome.stderr).toContain(outcome.code);
     expect(outcome.stdout).toContain("webapp");
-  }, 60_000);
+  });
 });

@@ -64,7 +64,7 @@ beforeAll(async () => {
     Buffer.from((await run("gpg", ["--export-secret-keys"], { env: { ...process.env, GNUPGHOME: gnupg }, encoding: "buffer" })).stdout),
   );
   await signedRepository(join(work, "signed"));
-}, 120_000);
+});
 
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -181,7 +181,7 @@ describe("provenance checked before a chart is pinned", () => {
       // helm push sends the .prov beside the archive as a layer of its own.
       for (const version of ["1.0.1", "1.0.0"])
         await helmPush(4, join(work, "signed", `webapp-${version}.tgz`), `oci://${registry.host}/charts`, { dir: home, plainHttp: true });
-    }, 60_000);
+    });
 
     afterAll(async () => {
       await registry?.stop();

@@ -124,6 +124,6 @@ describe("every chartroom command the README shows", () => {
         }
         expect(containsRun(actual, expected), `README.md:${example.line} \`chartroom ${example.command}\` printed:\n${actual.join("\n")}`).toBe(true);
       }
-    }, 120_000);
+    });
   }
 });

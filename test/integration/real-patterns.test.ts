@@ -84,7 +84,7 @@ describe.each([[4], [3]] as const)("the patterns of real charts, with Helm %i", 
         ["service-selects-pods", "warning", "Service web/prometheus-operated"],
       ].sort(),
     );
-  }, 120_000);
+  });
 
   it("still finds the true positives beside them", async () => {
     const env = { HELM_BIN: await helm(major) };
@@ -114,7 +114,7 @@ describe.each([[4], [3]] as const)("the patterns of real charts, with Helm %i", 
         ["service-target-port", "Service web/edge-controller"],
       ].sort(),
     );
-  }, 120_000);
+  });
 
   it("names, before pulumi preview does, a helm.v4.Chart chart the provider cannot render without a cluster", async () => {
     const dir = await copyPlatform();
@@ -136,5 +136,5 @@ describe.each([[4], [3]] as const)("the patterns of real charts, with Helm %i", 
     const locked = await cli(dir, ["lock", "modern"], env);
     expect(locked.errors).toContain("error HELM_FAILED:");
     expect(locked.errors).toContain("kube-version 1.20.0");
-  }, 120_000);
+  });
 });

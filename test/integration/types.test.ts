@@ -81,7 +81,7 @@ describe("chartroom types", () => {
     } finally {
       await listener.close();
     }
-  }, 120_000);
+  });
 
   it("writes types that tsc uses to check values given in code", async () => {
     const dir = await copyPlatform();

@@ -31,7 +31,7 @@ let work: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "chartroom-html-"));
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium", args: FLAGS });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -79,7 +79,7 @@ describe("the HTML review page of the web app's major bump", () => {
     const file = join(dir, "report.html");
     await writeFile(file, await formatReport(report, "html"));
     opened = await open(file);
-  }, 120_000);
+  });
 
   it("loads with no console error and no network request", () => {
     expect(opened.consoleErrors).toStrictEqual([]);

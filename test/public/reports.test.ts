@@ -71,7 +71,7 @@ describe("reports", () => {
     dir = await mkdtemp(join(tmpdir(), "chartroom-reports-"));
     reports = await everyReport(join(dir, "platform"), join(dir, "moved"));
     dir = join(dir, "platform");
-  }, 120_000);
+  });
 
   afterAll(() => rm(join(dir, ".."), { recursive: true, force: true }));
 
