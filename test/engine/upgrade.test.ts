@@ -4,24 +4,12 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DiffReport, EngineStep } from "../../src/diff/model.js";
 import { ExampleProject, previewSteps, type PreviewStep, ENGINE_TEST_MS } from "../helpers/engine.js";
+import { displayOfStep, predictSteps } from "../helpers/predict.js";
 
 const PASSWORD = "planted-upgrade-secret-5813";
 const RELEASES = "**kubernetes:helm.sh/v3:Release**";
 const CHARTS = ["storefront", "webapp", "widgets-operator"];
-
-/** Pulumi's op for each of chartroom's steps (a recreated child is a new URN; the old one's delete is not counted here). */
-const OP: Record<EngineStep, string> = {
-  create: "create",
-  update: "update",
-  replace: "replace",
-  delete: "delete",
-  recreate: "create",
-  fails: "update",
-  skipped: "same",
-  same: "same",
-};
 
 describe("an upgrade, predicted by chartroom and planned by the engine", () => {
   let project: ExampleProject;
@@ -41,16 +29,11 @@ describe("an upgrade, predicted by chartroom and planned by the engine", () => {
       (await readFile(config, "utf8")).replace('webapp: { repository: "local", version: "~1.0.0"', 'webapp: { repository: "local", version: "~1.1.0"'),
     );
     const lock = JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> };
-    predicted = new Map();
-    for (const chart of CHARTS) {
-      const [to, extra] = chart === "webapp" ? ["wanted", ["-f", "code-values.yaml"]] : [lock.charts[chart]?.version ?? "", []];
-      const diff = await project.chartroom(["diff", chart, "--to", to, "--stack", "dev", "--show-bookkeeping", "--format", "json", ...extra]);
-      expect(diff.code, diff.stderr).not.toBe(1);
-      for (const report of (JSON.parse(diff.stdout) as DiffReport).charts) {
-        for (const churn of report.unstable.churn) predicted.set(`${chart} ${churn.display}`, OP[churn.step]);
-        for (const object of report.objects) predicted.set(`${chart} ${object.display}`, OP[object.step]);
-      }
-    }
+    ({ predicted } = await predictSteps(
+      project,
+      "dev",
+      CHARTS.map((chart) => (chart === "webapp" ? { chart, to: "wanted", values: ["code-values.yaml"] } : { chart, to: lock.charts[chart]?.version ?? "" })),
+    ));
     const upgrade = await project.chartroom(["upgrade", "webapp"]);
     expect(upgrade.stdout).toContain("upgraded: webapp 1.0.1 → 1.1.0");
     const preview = await project.pulumi(["preview", "--json"]);
@@ -82,11 +65,3 @@ describe("an upgrade, predicted by chartroom and planned by the engine", () => {
     expect(planned.find((step) => step.name === "storefront:shop/shop-webapp-auth")?.op).toBe("replace");
   });
 });
-
-/** `chart Kind.group namespace/name` from a child's URN type and name. */
-function displayOfStep(step: PreviewStep): string {
-  const [, apiVersion = "", kind = ""] = step.type.split(":");
-  const group = apiVersion.startsWith("core/") ? "" : apiVersion.split("/")[0];
-  const [chart = "", where = ""] = step.name.split(/:(.*)/s);
-  return `${chart} ${kind}${group === "" || group === undefined ? "" : `.${group}`} ${where}`;
-}

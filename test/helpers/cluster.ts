@@ -52,8 +52,10 @@ export interface AuditEvent {
   requestURI: string;
   user: { username: string };
   objectRef?: { resource?: string; namespace?: string; name?: string };
-  responseStatus?: { code?: number };
+  responseStatus?: { code?: number; message?: string };
   stage: string;
+  requestReceivedTimestamp: string;
+  userAgent?: string;
 }
 
 const SERVICE_RANGE = "10.0.0.0/24";

@@ -109,12 +109,15 @@ export class ExampleProject {
     );
   }
 
-  /** `pulumi stack init`, the planted secret and render mode: a stack ready to preview. */
-  async initStack(stack: string, password: string): Promise<void> {
+  /**
+   * `pulumi stack init`, the planted secret, and render mode (or, given a
+   * kubeconfig, that cluster as a secret): a stack ready to preview.
+   */
+  async initStack(stack: string, password: string, kubeconfig?: string): Promise<void> {
     for (const args of [
       ["stack", "init", stack],
       ["config", "set", "--secret", "webappPassword", password],
-      ["config", "set", "renderYamlToDirectory", this.rendered],
+      kubeconfig === undefined ? ["config", "set", "renderYamlToDirectory", this.rendered] : ["config", "set", "--secret", "kubeconfig", kubeconfig],
     ]) {
       const outcome = await this.pulumi(args);
       if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stderr}${outcome.stdout}`);
