@@ -68,11 +68,11 @@ export interface ObjectReport {
   moved?: { from: string; to: string; consequence: string };
   /**
    * For `replace`: which immutable fields changed, what each engine will do,
-   * and in which order helm.v4.Chart's replacement runs: `delete-first` for an
-   * object with a fixed name against a cluster (downtime), `create-first`
-   * without a cluster (renderYamlToDirectory).
+   * and in which order helm.v4.Chart's replacement runs: `create-first`, with
+   * a cluster and without (the test cluster showed the replacement of a
+   * fixed-name child created first, and refused for the original's fields).
    */
-  replacement?: { fields: string[]; consequences: Record<EngineName, string>; order?: "delete-first" | "create-first" };
+  replacement?: { fields: string[]; consequences: Record<EngineName, string>; order?: "create-first" };
 }
 
 /** One chart and stack in a diff: both sides' versions, the objects that change and what the engine does to each. */
@@ -95,7 +95,13 @@ export interface ChartReport {
    * Fields that differ between two renders of the same inputs, and what the
    * engine does to their objects at every run because of them (`churn`).
    */
-  unstable: { objects: number; paths: string[]; churn: { id: string; display: string; step: EngineStep }[] };
+  unstable: {
+    objects: number;
+    paths: string[];
+    churn: { id: string; display: string; step: EngineStep }[];
+    /** What the engine's runs do to the objects churn replaces, when it replaces any. */
+    consequence?: string;
+  };
   /** What the version change does to the values this platform sets (empty when the version is the same). */
   contract: ContractChange[];
   /** Policy findings about this chart that the change adds, and those it resolves. */

@@ -121,7 +121,7 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
     report.replacement = {
       fields: [...replaceFields].sort(),
       consequences: told,
-      ...(seen.forceNew ? { order: options.offline === true ? ("create-first" as const) : ("delete-first" as const) } : {}),
+      ...(seen.forceNew ? { order: "create-first" as const } : {}),
     };
   }
   return report;

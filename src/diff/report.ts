@@ -78,7 +78,7 @@ export function chartReport(
     unstable: {
       objects: new Set([...unstable].map((entry) => entry.split(" ")[0])).size,
       paths: unstablePaths,
-      churn: churn(meta.engine, unstable, after?.objects ?? []),
+      ...churnOf(meta.engine, meta.offline === true, churn(meta.engine, unstable, after?.objects ?? [])),
     },
     contract: [],
     findings: { added: [], resolved: [] },
@@ -90,7 +90,7 @@ export function chartReport(
  * What the engine does at every run to the objects with fields that differ
  * at each render, changed or not in this diff: the engine renders again and
  * sees them change. Under helm.v4.Chart a random Secret value replaces the
- * Secret at every `pulumi up`.
+ * Secret at every `pulumi up` (and against a cluster that replacement fails).
  */
 function churn(engine: EngineName, unstable: ReadonlySet<string>, objects: readonly RenderedObject[]): { id: string; display: string; step: EngineStep }[] {
   const byId = new Map(objects.map((object) => [object.id, object]));
@@ -103,6 +103,17 @@ function churn(engine: EngineName, unstable: ReadonlySet<string>, objects: reado
     if (replaces || !steps.has(id)) steps.set(id, replaces ? "replace" : "update");
   }
   return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The churn, with what the engine's runs do about the objects it replaces. */
+function churnOf(
+  engine: EngineName,
+  offline: boolean,
+  items: { id: string; display: string; step: EngineStep }[],
+): Pick<ChartReport["unstable"], "churn" | "consequence"> {
+  const replaced = items.filter((item) => item.step === "replace").map((item) => item.display);
+  const everyRun = ENGINES[engine].everyRun;
+  return replaced.length === 0 || everyRun === undefined ? { churn: items } : { churn: items, consequence: everyRun(replaced.join(", "), offline) };
 }
 
 /** Why the engine never creates an object, if it does not. */

@@ -35,6 +35,8 @@ export interface EngineRecord {
   replacement: string;
   /** The same without a cluster (renderYamlToDirectory), where the provider's order differs. */
   replacementOffline?: string;
+  /** What every run does to objects the engine replaces at each render (a random Secret value), named in `objects`. */
+  everyRun?: (objects: string, offline: boolean) => string;
   /** When an immutable field changes on an object it updates in place. */
   immutableChange: string;
   /** When only fields the other engine replaces on change. */
@@ -65,9 +67,14 @@ const CHART: EngineRecord = {
   apiVersionNote: "helm.v4.Chart: the apiVersion is part of the child's URN; chartroom aliases the old type, so Pulumi updates it",
   crdsOnRemoval:
     "a CRD under helm.v4.Chart: chartroom retains it when the chart is removed (retainCrds), or deleting it would delete every custom resource of its kind",
-  replacement: "helm.v4.Chart: Pulumi replaces the object; its name is fixed, so the old one is deleted before the new one is created (downtime)",
+  replacement:
+    "helm.v4.Chart: Pulumi replaces the object, creating the replacement first under the same name; server-side apply refuses it, since the changed fields belong to the original's field manager (Server-Side Apply field conflict detected), and `pulumi up` fails. Forced (patchForce), the original's delete then deletes the object. Delete the object before the up, or give it a new name",
   replacementOffline:
     "helm.v4.Chart without a cluster (renderYamlToDirectory): Pulumi creates the replacement first, then deletes the original, and that delete removes the file just written: the object is missing from the render folder though the state has it (the provider's behaviour)",
+  everyRun: (objects, offline) =>
+    offline
+      ? `helm.v4.Chart replaces ${objects} at every \`pulumi up\``
+      : `helm.v4.Chart fails every \`pulumi up\` after the first on ${objects}: each run replaces it, creating the replacement first, and the changed fields belong to the original's field manager`,
   immutableChange: "helm.v4.Chart: Pulumi updates the object and the API server refuses (the field is immutable); the object must be deleted first",
   inPlace: "helm.v4.Chart: Pulumi updates the object in place",
   moveWithin: (from, to) =>

@@ -53,8 +53,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   }
   if (chart.unstable.paths.length > 0) {
     lines.push(paint(`  changes on every render (not counted): ${chart.unstable.paths.join(", ")}`, "dim"));
-    const replaced = chart.unstable.churn.filter((item) => item.step === "replace").map((item) => item.display);
-    if (replaced.length > 0) lines.push(paint(`    helm.v4.Chart replaces ${replaced.join(", ")} at every \`pulumi up\` because of them`, "yellow"));
+    if (chart.unstable.consequence !== undefined) lines.push(paint(`    ${chart.unstable.consequence}`, "yellow"));
     lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
   }
   return lines.join("\n");

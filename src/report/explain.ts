@@ -65,7 +65,7 @@ function lines(report: ExplainReport): string[] {
     for (const [stack, objects] of churn) {
       for (const object of objects)
         out.push(
-          `  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINES[engine.name].display} ${object.step === "replace" ? "replaces it" : "updates it"} at every run`,
+          `  ${stack}: ${object.object}: ${object.fields.join(", ")} → ${ENGINES[engine.name].display} ${object.step === "replace" ? "replaces it at every run (against a cluster every `pulumi up` after the first fails on it)" : "updates it at every run"}`,
         );
     }
     out.push("  pin the value in values or an existing Secret");

@@ -85,8 +85,7 @@ function chartSection(chart: ChartReport): string {
   const noise: string[] = [];
   if (chart.bookkeeping.objects > 0) noise.push(`${chart.bookkeeping.objects} object(s) with bookkeeping changes (${chart.bookkeeping.fields.join(", ")})`);
   if (chart.unstable.paths.length > 0) noise.push(`changes on every render: ${chart.unstable.paths.join(", ")}`);
-  for (const item of chart.unstable.churn.filter((c) => c.step === "replace"))
-    noise.push(`${ENGINES[chart.engine].display} replaces ${item.display} at every run`);
+  if (chart.unstable.consequence !== undefined) noise.push(chart.unstable.consequence);
   const notes = [...chart.notes, ...noise];
   const objects =
     chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");

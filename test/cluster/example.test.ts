@@ -2,9 +2,10 @@
 // cluster (kube-apiserver, controller-manager, scheduler, kwok), with the
 // provider's readiness awaits on. Both engines: helm.v4.Chart children by
 // server-side apply, the ledger a real Helm release with its hooks.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DiffReport } from "../../src/diff/model.js";
 import { type Cluster, startCluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, ExampleProject, type Outcome, previewSteps } from "../helpers/engine.js";
 import { helm, isHook, live, providerWrites, type RenderedObject, rendered } from "../helpers/live.js";
@@ -151,6 +152,20 @@ describe("the example platform, deployed to a real API server", () => {
     expect(changed).toStrictEqual(["replace storefront:shop/shop-webapp-auth"]);
     const diff = await project.pulumi(["preview", "--refresh", "--diff"]);
     expect(diff.stdout).not.toContain(PASSWORD);
+  });
+
+  it("fails the next pulumi up on the random Secret, as chartroom's diff says: the replacement is created first and the original's manager owns the field", async () => {
+    const lock = JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> };
+    const diff = await project.chartroom(["diff", "storefront", "--to", lock.charts.storefront?.version ?? "", "--stack", "dev", "--format", "json"]);
+    expect((JSON.parse(diff.stdout) as DiffReport).charts[0]?.unstable.consequence).toBe(
+      "helm.v4.Chart fails every `pulumi up` after the first on Secret shop/shop-webapp-auth: each run replaces it, creating the replacement first, and the changed fields belong to the original's field manager",
+    );
+    const again = await project.pulumi(["up", "--yes", "--skip-preview"]);
+    expect(again.code).not.toBe(0);
+    const said = `${again.stdout}${again.stderr}`;
+    expect(said).toContain("kubernetes:core/v1:Secret storefront:shop/shop-webapp-auth creating replacement");
+    expect(said).toMatch(/Apply failed with 1 conflict: conflict with "pulumi-kubernetes-[0-9a-f]{8}": \.data\.password/);
+    expect(said).not.toContain("deleting original");
   });
 
   it("rolls the release back with helm rollback", async () => {

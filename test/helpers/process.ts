@@ -102,7 +102,7 @@ export function killCommands(): number {
   commands.clear();
   return killed;
 }
-process.on("exit", () => {
+function killGroups(): void {
   for (const pid of groups) {
     try {
       process.kill(-pid, "SIGKILL");
@@ -110,7 +110,20 @@ process.on("exit", () => {
       // gone
     }
   }
+}
+process.on("exit", killGroups);
+// vitest stopped (Ctrl-C, a kill of its main process): the worker's channel
+// closes or a signal arrives, and no exit handler would run otherwise.
+process.on("disconnect", () => {
+  killGroups();
+  process.exit(1);
 });
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    killGroups();
+    process.exit(1);
+  });
+}
 
 export interface Daemon {
   pid: number;

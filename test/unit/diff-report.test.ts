@@ -32,7 +32,9 @@ describe("chartReport", () => {
     const object = report.objects[0];
     expect(object?.action).toBe("replace");
     expect(object?.replacement?.fields).toStrictEqual(["spec.selector"]);
-    expect(object?.replacement?.consequences.chart).toContain("deleted before the new one is created");
+    // As the test cluster showed: the replacement is created first, and refused for the original's fields.
+    expect(object?.replacement?.consequences.chart).toContain("creating the replacement first under the same name; server-side apply refuses it");
+    expect(object?.replacement?.order).toBe("create-first");
     expect(object?.replacement?.consequences.release).toContain("field is immutable");
   });
 
@@ -191,8 +193,15 @@ describe("chartReport", () => {
     expect(report.objects[0]?.changes[0]?.tags).toStrictEqual(["unstable", "replaces"]);
     expect(report.unstable.paths).toStrictEqual(["Secret ns/s: data.password"]);
     expect(diffReport([report]).changed).toBe(false);
-    // Not counted, but the provider replaces this Secret at every `pulumi up`.
+    // Not counted, but the provider replaces this Secret at every `pulumi up`: against a cluster that fails every up after the first.
     expect([report.objects[0]?.action, report.objects[0]?.step]).toStrictEqual(["update", "replace"]);
+    expect(report.unstable.consequence).toBe(
+      "helm.v4.Chart fails every `pulumi up` after the first on Secret ns/s: each run replaces it, creating the replacement first, and the changed fields belong to the original's field manager",
+    );
+    const offline = chartReport({ ...meta, offline: true }, side(secret("YWFh"), "1", unstable), side(secret("YmJi"), "2", unstable), options);
+    expect(offline.unstable.consequence).toBe("helm.v4.Chart replaces Secret ns/s at every `pulumi up`");
+    const release = chartReport({ ...meta, engine: "release" }, side(secret("YWFh"), "1", unstable), side(secret("YmJi"), "2", unstable), options);
+    expect(release.unstable.consequence).toBeUndefined();
   });
 
   it("counts a once-random value that is now pinned as a real change", () => {
