@@ -28,7 +28,8 @@ const PROVIDERS = [
 ];
 /** What installing chartroom alone adds to node_modules: measured 97 MB (2026-12-01); the AWS CDK helm it used to bring was 222 MB more. */
 const MAX_INSTALLED_MB = 120;
-const SLOW = 600_000;
+/** A hang detector, not a budget: an npm install and a type-check of every tsconfig take 2–3 minutes idle, several times that loaded. */
+const SLOW = 1_200_000;
 // @pulumi/policy 1.21.0's index.d.ts line 2: `export { unknownCheckingProxy, UnknownValueError } from "./proxy"`, which proxy.d.ts does not declare.
 const UPSTREAM_POLICY_TYPING =
   /^\.\.\/node_modules\/@pulumi\/policy\/index\.d\.ts\(2,\d+\): error TS2305: Module '"\.\/proxy"' has no exported member '(unknownCheckingProxy|UnknownValueError)'\.$/;
