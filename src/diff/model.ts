@@ -107,6 +107,44 @@ export interface ChartReport {
   /** Policy findings about this chart that the change adds, and those it resolves. */
   findings: { added: Finding[]; resolved: Finding[] };
   notes: string[];
+  /** With `--cluster`: what the API server says of the new side. */
+  live?: LiveSection;
+}
+
+/** What the API server says of one object of the new side (a GET, then a server-side apply with dryRun=All). */
+export type LiveOutcome = "create" | "update" | "same" | "adopt" | "conflict" | "immutable" | "unknown-kind" | "forbidden" | "error";
+
+/** Outcomes a deploy stops on: the live review counts them as findings (exit 2). */
+export const LIVE_FAILURES: readonly LiveOutcome[] = ["conflict", "immutable", "unknown-kind", "forbidden", "error"];
+
+export interface LiveObjectReport {
+  id: string;
+  display: string;
+  outcome: LiveOutcome;
+  /** The field manager the dry run applied as: the one the live object has from the provider, else a new one. */
+  manager?: string;
+  /** `update`: the fields the apply changes, among those the manager owns; `immutable`: the fields the server refused. */
+  fields?: string[];
+  /** `conflict`: each field another manager owns, who it is and the fix. */
+  conflicts?: { manager: string; subresource?: string; field: string; owner: string; fix: string }[];
+  /** `adopt`: the managers that own the object now. */
+  owners?: string[];
+  /** The server's own words (values of a Secret hidden). */
+  message?: string;
+  /** What to do. */
+  fix?: string;
+}
+
+/** `diff --cluster`: the new side of a chart reviewed against the live cluster. */
+export interface LiveSection {
+  /** The API server, and the kubeconfig context that named it. */
+  server: string;
+  context: string;
+  /** Objects reviewed, by outcome. */
+  counts: Partial<Record<LiveOutcome, number>>;
+  /** The objects with something to say (not `same`). */
+  objects: LiveObjectReport[];
+  notes: string[];
 }
 
 /** `chartroom diff`: per chart and stack, the objects each side renders, compared. */

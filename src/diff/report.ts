@@ -189,7 +189,11 @@ export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
     }
   }
   const changed = charts.some(
-    (chart) => chart.objects.some(isReal) || chart.contract.some(countsAsChange) || chart.findings.added.some((found) => found.severity === "error"),
+    (chart) =>
+      chart.objects.some(isReal) ||
+      chart.contract.some(countsAsChange) ||
+      chart.findings.added.some((found) => found.severity === "error") ||
+      (chart.live?.objects.length ?? 0) > 0,
   );
   return { report: "diff", format: 2, charts, summary, changed };
 }

@@ -35,6 +35,8 @@ export interface EngineRecord {
   replacement: string;
   /** The same without a cluster (renderYamlToDirectory), where the provider's order differs. */
   replacementOffline?: string;
+  /** Why `diff --cluster` does not review this engine's charts object by object yet; absent when it does. */
+  notReviewedLive?: string;
   /** What every run does to objects the engine replaces at each render (a random Secret value), named in `objects`. */
   everyRun?: (objects: string, offline: boolean) => string;
   /** When an immutable field changes on an object it updates in place. */
@@ -101,6 +103,7 @@ const RELEASE: EngineRecord = {
   moveWithin: (from, to) =>
     `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`,
   offline: "cannot",
+  notReviewedLive: "helm.v3.Release charts are not reviewed live yet (the release record, its manifest and its hooks come next)",
   awaits: "the release as Helm waits for it (atomic, with the timeout), hooks and Jobs included",
 };
 

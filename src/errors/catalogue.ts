@@ -96,6 +96,17 @@ export const CATALOGUE = {
       "an OCI registry sent chartroom elsewhere: a paging link to another origin, or a token realm that is not https (http only for a plainHttp registry)",
     hint: "chartroom talks to the registry's own origin only; check the registry, or what sits between it and you",
   },
+  CLUSTER_CONFIG_INVALID: {
+    exit: 1,
+    meaning:
+      "the kubeconfig named for a live review cannot be read or used: not YAML, no such context, no server, not https, or an exec plugin or auth-provider (which chartroom does not run)",
+    hint: "pass a kubeconfig with a client certificate or a token, and name its context with --context",
+  },
+  CLUSTER_FAILED: {
+    exit: 1,
+    meaning: "the API server of a live review could not be reached (connection, TLS, timeout) or refused chartroom's identity (401)",
+    hint: "check the server and CA in the kubeconfig, and that the cluster is up",
+  },
   PROXY_FAILED: {
     exit: 1,
     meaning: "the proxy HTTPS_PROXY or HTTP_PROXY names cannot be reached, is not a URL, or refused the tunnel (407: it wants credentials)",

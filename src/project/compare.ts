@@ -1,7 +1,7 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
-import type { ChartReport } from "../diff/model.js";
+import type { ChartReport, LiveSection } from "../diff/model.js";
 import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
@@ -33,6 +33,8 @@ export interface CompareOptions extends ReportOptions {
   noCache?: boolean;
   /** Values on both sides above the platform's, as values given in code are. */
   extra?: readonly ValuesLayer[];
+  /** With a cluster: review the new side's objects (rendered again with Secret values as they are) against it. */
+  live?: (engine: EngineName, objects: readonly RenderedObject[]) => Promise<LiveSection>;
 }
 
 async function renderSide(
@@ -84,6 +86,11 @@ export async function compareSides(
   if (offline !== undefined) report.notes.push(offline);
   if (before !== null && after !== null && next !== null && old?.version !== next?.version) {
     report.contract = await renderedIgnores(after, stack, options, next, await contractChanges(before, after, stack));
+  }
+  if (options.live !== undefined && after !== null) {
+    // The server must see the real Secret values; the report only ever names their paths.
+    const real = await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: true, extra: options.extra, reveal: true });
+    report.live = await options.live(engine, real.objects);
   }
   return report;
 }

@@ -20,7 +20,11 @@ export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): stri
   const head = [`### chartroom diff`, "", summaryLine(report), "", table(report.charts)].join("\n");
   const charts = report.charts.filter(
     (chart) =>
-      chart.objects.length > 0 || chart.contract.length > 0 || chart.notes.length > 0 || chart.findings.added.length + chart.findings.resolved.length > 0,
+      chart.objects.length > 0 ||
+      chart.contract.length > 0 ||
+      chart.notes.length > 0 ||
+      chart.findings.added.length + chart.findings.resolved.length > 0 ||
+      (chart.live?.objects.length ?? 0) + (chart.live?.notes.length ?? 0) > 0,
   );
   const detail = new Map<ChartReport, Detail>(charts.map((chart) => [chart, "fields"]));
   const build = () => {

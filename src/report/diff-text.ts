@@ -6,6 +6,7 @@ import type { EngineName } from "../model/engine.js";
 import type { Finding } from "../model/findings.js";
 import { describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 
+import { liveLines } from "./live-text.js";
 import type { Paint } from "./paint.js";
 export type { Paint };
 
@@ -33,6 +34,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   lines.push(...contractLines(chart, paint));
   lines.push(...findingLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);
+  if (chart.live !== undefined) lines.push(...liveLines(chart.live, paint));
   if (chart.apart.length > 0) {
     lines.push(paint(`  not deployed by ${ENGINES[chart.engine].display} (not diffed):`, "dim"));
     for (const item of chart.apart)

@@ -3,6 +3,7 @@ import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../d
 import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 import { ENGINES } from "../engine/records.js";
+import { liveLines } from "./live-text.js";
 import { summaryLine } from "./diff-text.js";
 import { formatValue } from "./format-value.js";
 import { planStatus, type PlanReport } from "./plan.js";
@@ -99,7 +100,11 @@ function chartSection(chart: ChartReport): string {
   const counts = `<p class="counts">${esc(describeCounts(countActions(chart)))}</p>`;
   const noted = notes.length === 0 ? "" : `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`;
   const attributes = `data-chart="${esc(chart.chart)}" data-stack="${esc(chart.stack)}" aria-label="${esc(heading)}"`;
-  return `<section class="chart" ${attributes}><h2>${esc(heading)}</h2>${counts}${contract}${findings}${objects}${noted}</section>`;
+  const live =
+    chart.live === undefined
+      ? ""
+      : `<section class="live" aria-label="Live review of ${esc(chart.chart)}"><h3>Live review</h3><pre>${esc(liveLines(chart.live, (text) => text).join("\n"))}</pre></section>`;
+  return `<section class="chart" ${attributes}><h2>${esc(heading)}</h2>${counts}${contract}${findings}${live}${objects}${noted}</section>`;
 }
 
 function objectArticle(object: ObjectReport, chart: ChartReport): string {

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import type { StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
 import { attachFindings, diffReport, markMoves } from "../diff/report.js";
@@ -38,6 +38,12 @@ export interface DiffOptions {
   showSchemaFields?: boolean;
   /** @default false */
   noCache?: boolean;
+  /**
+   * Review the new side against a live cluster, named by a kubeconfig file
+   * (never the ambient one) and a context (else the file's current-context):
+   * GETs and server-side applies with dryRun=All only.
+   */
+  cluster?: { kubeconfig: string; context?: string };
 }
 
 /**
@@ -60,6 +66,7 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     showSchemaFields: options.showSchemaFields ?? false,
     noCache: options.noCache,
     extra: options.values,
+    ...(options.cluster === undefined ? {} : { live: await liveReviewer(project, options.cluster) }),
   };
   if (options.to !== undefined) {
     startPolicies(project);
@@ -67,6 +74,20 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
   }
   const { reports, unchanged } = await baseMode(project, options, options.base ?? "HEAD", compare);
   return diffReport(reports, unchanged);
+}
+
+/** One client and one discovery for the run; each chart's new side reviewed with them. */
+async function liveReviewer(project: Project, cluster: { kubeconfig: string; context?: string }): Promise<NonNullable<CompareOptions["live"]>> {
+  const { loadKubeconfig } = await import("../cluster/kubeconfig.js");
+  const { kubeClient } = await import("../cluster/client.js");
+  const { discovery, reviewLive } = await import("../cluster/review.js");
+  const access = await loadKubeconfig(resolve(project.config.dir, cluster.kubeconfig), cluster.context);
+  const client = kubeClient(access);
+  const resourceOf = discovery(client);
+  return async (engine, objects) => {
+    project.progress(`reviewing ${objects.length} object(s) against ${access.server} (context ${access.context})`);
+    return reviewLive(client, access, resourceOf, engine, objects);
+  };
 }
 
 async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {

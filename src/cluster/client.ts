@@ -1,0 +1,103 @@
+// The only two requests a live review makes: a GET, and a server-side apply
+// with dryRun=All. Anything else is refused here, before it is sent, so no
+// code path of a review can write to a cluster. Credentials go to the
+// kubeconfig's server and nowhere else (no redirect is followed).
+import { request } from "node:https";
+import { ChartroomError, InternalError } from "../errors/index.js";
+import type { ClusterAccess } from "./kubeconfig.js";
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** What chartroom sends as its User-Agent, so an audit log tells its requests apart. */
+export const USER_AGENT = "chartroom-live-review";
+
+const LIMIT = 16 * 1024 * 1024;
+const TIMEOUT_MS = 30_000;
+
+export interface KubeClient {
+  server: string;
+  get(path: string): Promise<Answer>;
+  /** Server-side apply of `object` as `manager`, dry run only: what the server would store. */
+  dryRunApply(path: string, object: unknown, manager: string): Promise<Answer>;
+  /** Requests sent so far, for the report. */
+  requests(): number;
+}
+
+export function kubeClient(access: ClusterAccess): KubeClient {
+  let sent = 0;
+  const send = (method: "GET" | "PATCH", path: string, body?: string, contentType?: string): Promise<Answer> => {
+    if (method === "PATCH" && !/[?&]dryRun=All(&|$)/.test(path)) throw new InternalError(`refused: a write to ${path} without dryRun=All`);
+    sent++;
+    return new Promise((done, fail) => {
+      const url = new URL(path, `${access.server}/`);
+      const headers: Record<string, string> = { Accept: "application/json", "User-Agent": USER_AGENT };
+      if (access.token !== undefined) headers.Authorization = `Bearer ${access.token}`;
+      if (contentType !== undefined) headers["Content-Type"] = contentType;
+      const req = request(
+        url,
+        {
+          method,
+          headers,
+          ...(access.ca === undefined ? {} : { ca: access.ca }),
+          ...(access.cert === undefined ? {} : { cert: access.cert }),
+          ...(access.key === undefined ? {} : { key: access.key }),
+          rejectUnauthorized: !access.insecure,
+          timeout: TIMEOUT_MS,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > LIMIT) {
+              req.destroy(new InternalError(`the answer to ${url.pathname} is over ${LIMIT} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: unknown = text;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              // a plain-text answer (an error page): kept as text
+            }
+            if (res.statusCode === 401) {
+              fail(
+                new ChartroomError("CLUSTER_FAILED", `the API server ${access.server} refused the identity of context ${access.context} (401 Unauthorized)`, {
+                  place: { file: access.file, url: access.server },
+                  hint: "the kubeconfig's certificate or token is not accepted: refresh it",
+                }),
+              );
+              return;
+            }
+            done({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on("error", fail);
+        },
+      );
+      req.on("timeout", () => req.destroy(new InternalError(`no answer within ${TIMEOUT_MS / 1000} s`)));
+      req.on("error", (error: Error) =>
+        fail(
+          new ChartroomError("CLUSTER_FAILED", `the API server ${access.server} (context ${access.context}) could not be reached: ${error.message}`, {
+            place: { file: access.file, url: access.server },
+            hint: "check the server and CA in the kubeconfig, and that the cluster is up",
+          }),
+        ),
+      );
+      if (body !== undefined) req.write(body);
+      req.end();
+    });
+  };
+  return {
+    server: access.server,
+    get: (path) => send("GET", path),
+    dryRunApply: (path, object, manager) =>
+      send("PATCH", `${path}?dryRun=All&fieldManager=${encodeURIComponent(manager)}`, JSON.stringify(object), "application/apply-patch+yaml"),
+    requests: () => sent,
+  };
+}

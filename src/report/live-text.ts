@@ -1,0 +1,33 @@
+// The live section of a diff, for a person: what the API server said of the
+// new side, the objects a deploy would stop on first.
+import { LIVE_FAILURES, type LiveObjectReport, type LiveSection } from "../diff/model.js";
+import type { Paint } from "./paint.js";
+
+const ORDER = ["conflict", "immutable", "unknown-kind", "forbidden", "error", "adopt", "create", "update", "same"];
+
+export function liveLines(live: LiveSection, paint: Paint): string[] {
+  const counts = Object.entries(live.counts)
+    .sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b))
+    .map(([outcome, count]) => `${count} ${outcome}`)
+    .join(", ");
+  const lines = [paint(`  live: ${live.server} (context ${live.context})${counts === "" ? "" : `: ${counts}`}`, "bold")];
+  const objects = [...live.objects].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || a.id.localeCompare(b.id));
+  for (const object of objects) lines.push(...objectLines(object, paint));
+  for (const note of live.notes) lines.push(`    note: ${note}`);
+  return lines;
+}
+
+function objectLines(object: LiveObjectReport, paint: Paint): string[] {
+  const failing = LIVE_FAILURES.includes(object.outcome);
+  const head = paint(`    ${failing ? "✗" : "·"} ${object.display}: ${object.outcome}`, failing ? "red" : "dim");
+  const lines = [head];
+  for (const conflict of object.conflicts ?? []) {
+    const via = conflict.subresource === undefined ? "" : ` (subresource ${conflict.subresource})`;
+    lines.push(`        ${conflict.field} is owned by "${conflict.manager}"${via}`, paint(`          fix: ${conflict.fix}`, "yellow"));
+  }
+  if (object.fields !== undefined && object.fields.length > 0) lines.push(`        fields: ${object.fields.join(", ")}`);
+  if (object.owners !== undefined) lines.push(`        owned by: ${object.owners.join(", ")}`);
+  if (object.message !== undefined) lines.push(`        server: ${object.message}`);
+  if (object.fix !== undefined) lines.push(paint(`        ${failing ? "fix" : "note"}: ${object.fix}`, failing ? "yellow" : "dim"));
+  return lines;
+}

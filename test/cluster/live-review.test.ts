@@ -1,0 +1,173 @@
+// `chartroom diff --cluster`: the new side of a chart asked of the live
+// cluster as the provider's preview asks it, before anything is applied. Each
+// case is made to happen on the test cluster, and the engine's own preview is
+// held to what chartroom said.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DiffReport, LiveSection } from "../../src/diff/model.js";
+import { type Cluster, startCluster } from "../helpers/cluster.js";
+import { ENGINE_TEST_MS, ExampleProject, type Outcome } from "../helpers/engine.js";
+
+const PASSWORD = "planted-live-secret-3391";
+const DEPLOYMENT = (chart: string, where: string) =>
+  `urn:pulumi:dev::platform::chartroom:index:ChartDeployment$kubernetes:helm.sh/v4:Chart$kubernetes:apps/v1:Deployment::${chart}:${where}`;
+
+describe("chartroom diff --cluster, against a real API server", () => {
+  let cluster: Cluster;
+  let project: ExampleProject;
+  let pins: Record<string, { version: string }>;
+
+  const review = async (chart: string, options: { to?: string; as?: "admin" | "deployer" } = {}): Promise<{ outcome: Outcome; live: LiveSection }> => {
+    const to = options.to ?? pins[chart]?.version ?? "";
+    const values = chart === "webapp" ? ["-f", "code-values.yaml"] : [];
+    const args = ["diff", chart, "--to", to, "--stack", "dev", ...values, "--format", "json", "--cluster", "--kubeconfig", cluster.kubeconfigFile(options.as)];
+    const outcome = await project.chartroom(args);
+    if (outcome.code === 1) throw new Error(`chartroom ${args.join(" ")} failed:\n${outcome.stderr}`);
+    const live = (JSON.parse(outcome.stdout) as DiffReport).charts[0]?.live;
+    if (live === undefined) throw new Error(`no live section:\n${outcome.stdout.slice(0, 2000)}`);
+    return { outcome, live };
+  };
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    project = await ExampleProject.create("chartroom-live-review-");
+    await project.initStack("dev", PASSWORD, cluster.kubeconfig());
+    const up = await project.pulumi(["up", "--yes", "--skip-preview"]);
+    if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout}${up.stderr}\n${await cluster.explain()}`);
+    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    pins = (JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> }).charts;
+  }, ENGINE_TEST_MS);
+
+  afterAll(async () => {
+    await project?.remove();
+    await cluster?.stop();
+  });
+
+  it("finds the deployed web app the same live, the random Secret an update, and writes nothing", async () => {
+    const offlineArgs = ["diff", "webapp", "--to", pins.webapp?.version ?? "", "--stack", "dev", "-f", "code-values.yaml"];
+    await project.chartroom(offlineArgs);
+    // Both timed with the render cache warm: the live review renders the new side again (Secret values as they are) and asks the server.
+    const offlineBegun = Date.now();
+    const offline = await project.chartroom(offlineArgs);
+    const offlineMs = Date.now() - offlineBegun;
+    expect(offline.code, offline.stderr).toBe(0);
+    const begun = Date.now();
+    const { outcome, live } = await review("webapp");
+    const liveMs = Date.now() - begun;
+    expect(outcome.code).toBe(0);
+    expect(live).toMatchObject({ server: cluster.server, context: "admin", counts: { same: 5 }, objects: [] });
+    const storefront = await review("storefront");
+    // The password changes at every render: the server would store another one, and the report names the path only.
+    expect(storefront.live.objects).toStrictEqual([
+      {
+        id: "/Secret/shop/shop-webapp-auth",
+        display: "Secret shop/shop-webapp-auth",
+        outcome: "update",
+        manager: expect.stringMatching(/^pulumi-kubernetes-/),
+        fields: [".data.password"],
+      },
+    ]);
+    expect(storefront.outcome.stdout).not.toMatch(/"password":\s*"/);
+    const writes = (await cluster.audit()).filter(
+      (event) => event.userAgent === "chartroom-live-review" && !(event.verb === "get" || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))),
+    );
+    expect(writes).toStrictEqual([]);
+    const asked = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete");
+    expect(asked.length).toBeGreaterThan(0);
+    process.stdout.write(`[live review] webapp: offline diff ${offlineMs} ms, with --cluster ${liveMs} ms; ${asked.length} requests for two charts\n`);
+  });
+
+  it("names an immutable field the new version changes, before helm.v4.Chart's replacement fails on it", async () => {
+    const { outcome, live } = await review("webapp", { to: "2.0.0" });
+    expect(outcome.code).toBe(2);
+    const deployment = live.objects.find((object) => object.display === "Deployment.apps web/webapp");
+    expect(deployment).toMatchObject({ outcome: "immutable", fields: ["spec.selector"] });
+    expect(deployment?.message).toContain("field is immutable");
+  });
+
+  it("names the manager that took a field with kubectl apply --server-side, with its fix, as the engine's preview then fails", async () => {
+    const forced = await cluster.kubectl(["apply", "--server-side", "--field-manager=hotfix", "--force-conflicts", "-f", "-"], {
+      input: JSON.stringify({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "webapp", namespace: "web" }, spec: { replicas: 4 } }),
+    });
+    expect(forced.code, forced.stderr).toBe(0);
+    const { outcome, live } = await review("webapp");
+    expect(outcome.code).toBe(2);
+    expect(live.objects.find((object) => object.display === "Deployment.apps web/webapp")).toMatchObject({
+      outcome: "conflict",
+      conflicts: [{ manager: "hotfix", field: ".spec.replicas", owner: "other", fix: expect.stringContaining("pulumi.com/patchForce") }],
+    });
+    const text = await project.chartroom([
+      "diff",
+      "webapp",
+      "--to",
+      pins.webapp?.version ?? "",
+      "--stack",
+      "dev",
+      "-f",
+      "code-values.yaml",
+      "--cluster",
+      "--kubeconfig",
+      cluster.kubeconfigFile(),
+    ]);
+    expect(text.stdout).toContain('.spec.replicas is owned by "hotfix"');
+    // The README shows this very output.
+    const readme = await readFile(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const shown = readme.slice(readme.indexOf("then fails on the same field, which the test checks):"));
+    const block = shown.slice(shown.indexOf("```\n") + 4, shown.indexOf("\n```", shown.indexOf("```\n") + 4));
+    for (const line of block.split("\n")) expect(text.stdout.replace(cluster.server.split(":").at(-1) ?? "", "<port>")).toContain(line);
+    const preview = await project.pulumi(["preview", "--refresh", "--target", DEPLOYMENT("webapp", "web/webapp")]);
+    expect(preview.code).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toMatch(/conflict with "hotfix": \.spec\.replicas/);
+  });
+
+  it("names an autoscaler that owns spec.replicas through the scale subresource, with its fix", async () => {
+    expect((await cluster.kubectl(["autoscale", "deployment", "shop-webapp", "-n", "shop", "--min=3", "--max=5", "--cpu-percent=80"])).code).toBe(0);
+    const scaled = await cluster.kubectl(["wait", "deployment/shop-webapp", "-n", "shop", "--for=jsonpath={.spec.replicas}=3", "--timeout=240s"]);
+    expect(scaled.code, scaled.stderr).toBe(0);
+    const { live } = await review("storefront");
+    expect(live.objects.find((object) => object.display === "Deployment.apps shop/shop-webapp")).toMatchObject({
+      outcome: "conflict",
+      conflicts: [
+        {
+          manager: "kube-controller-manager",
+          subresource: "scale",
+          field: ".spec.replicas",
+          owner: "autoscaler",
+          fix: expect.stringContaining("stop declaring them"),
+        },
+      ],
+    });
+    const preview = await project.pulumi(["preview", "--refresh", "--target", DEPLOYMENT("storefront", "shop/shop-webapp")]);
+    expect(`${preview.stdout}${preview.stderr}`).toMatch(/conflict with "kube-controller-manager" with subresource "scale" using apps\/v1: \.spec\.replicas/);
+  });
+
+  it("names the verb a restricted identity lacks, as the API server words it", async () => {
+    await cluster.grant([{ apiGroups: ["", "apps", "networking.k8s.io"], resources: ["*"], verbs: ["get", "list", "watch"] }]);
+    const { outcome, live } = await review("widgets-operator", { as: "deployer" });
+    expect(outcome.code).toBe(2);
+    const deployment = live.objects.find((object) => object.display === "Deployment.apps widgets/widgets-operator");
+    expect(deployment).toMatchObject({ outcome: "forbidden" });
+    expect(deployment?.message).toBe(
+      'deployments.apps "widgets-operator" is forbidden: User "deployer" cannot patch resource "deployments" in API group "apps" in the namespace "widgets"',
+    );
+    // Not granted at all: the GET is refused.
+    expect(live.objects.find((object) => object.display === "ClusterRole.rbac.authorization.k8s.io widgets-operator")?.message).toContain(
+      'cannot get resource "clusterroles"',
+    );
+  });
+
+  it("refuses --cluster without a kubeconfig named, and a kubeconfig that runs a program", async () => {
+    const unnamed = await project.chartroom(["diff", "webapp", "--to", "1.0.1", "--cluster"]);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain("error USAGE: --cluster needs the cluster named: --kubeconfig <file> [--context <name>]");
+    const exec = join(project.dir, "exec.kubeconfig");
+    await writeFile(
+      exec,
+      "apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts: [{name: c, context: {cluster: k, user: u}}]\nclusters: [{name: k, cluster: {server: https://127.0.0.1:1}}]\nusers: [{name: u, user: {exec: {command: touch, args: [/tmp/chartroom-exec-ran]}}}]\n",
+    );
+    const refused = await project.chartroom(["diff", "webapp", "--to", "1.0.1", "--cluster", "--kubeconfig", exec]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('error CLUSTER_CONFIG_INVALID: context "c" authenticates with an exec plugin, which chartroom does not run');
+  });
+});
