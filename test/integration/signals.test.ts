@@ -10,13 +10,22 @@ import { describe, expect, it } from "vitest";
 import { copyPlatform, ROOT } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
 
+// Each helm (a lock renders several at once) records its own pid and its
+// child's in a file of its own, written whole (a rename): one file shared by
+// all of them was read half-written on a loaded machine.
 const HANGING_HELM = `#!/bin/sh
 if [ "$1" = version ]; then echo v3.18.6; exit 0; fi
-echo $$ > "$MARK/helm.pid"
 sleep 300 &
-echo $! > "$MARK/child.pid"
+echo "$$ $!" > "$MARK/helm-$$.tmp" && mv "$MARK/helm-$$.tmp" "$MARK/helm-$$"
 wait
 `;
+
+/** The helms started so far: each one's pid and its child's. */
+async function helms(mark: string): Promise<{ helm: number; child: number }[]> {
+  const names = (await readdir(mark)).filter((name) => /^helm-\d+$/.test(name));
+  const pairs = await Promise.all(names.map(async (name) => (await readFile(join(mark, name), "utf8")).trim().split(" ").map(Number)));
+  return pairs.map(([helm = 0, child = 0]) => ({ helm, child }));
+}
 
 /** Whether a process still runs (a zombie waiting to be reaped does not count). */
 async function running(pid: number): Promise<boolean> {
@@ -53,11 +62,8 @@ describe("an interrupted run", () => {
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
       try {
-        expect(await until(async () => (await readFile(join(mark, "child.pid"), "utf8").catch(() => "")) !== "", 60_000), `helm never started: ${stderr}`).toBe(
-          true,
-        );
-        const helmPid = Number(await readFile(join(mark, "helm.pid"), "utf8"));
-        const grandchild = Number(await readFile(join(mark, "child.pid"), "utf8"));
+        expect(await until(async () => (await helms(mark)).length > 0, 60_000), `helm never started: ${stderr}`).toBe(true);
+        const [{ helm: helmPid, child: grandchild } = { helm: 0, child: 0 }] = await helms(mark);
         expect(await running(helmPid)).toBe(true);
         const sent = Date.now();
         child.kill(signal);
@@ -65,15 +71,20 @@ describe("an interrupted run", () => {
         expect(at - sent, "stopped within 2 s").toBeLessThan(2000);
         expect(code).toBe(expected);
         expect(await until(async () => !(await running(helmPid)) && !(await running(grandchild)), 1000), "helm and its child are gone").toBe(true);
+        const all = (await helms(mark)).flatMap((started) => [started.helm, started.child]);
+        expect(await until(async () => (await Promise.all(all.map(running))).every((alive) => !alive), 1000), "every helm started is gone").toBe(true);
         expect((await readdir(tmpdir())).filter((name) => name.startsWith(`chartroom-${child.pid}-`))).toStrictEqual([]);
         expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(lockBefore);
         expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toStrictEqual([]);
         expect(await readdir(join(dir, ".chartroom")).catch(() => [])).not.toContain("writer.lock");
       } finally {
-        try {
-          process.kill(-(child.pid as number), "SIGKILL");
-        } catch {
-          // gone already
+        // On a failure, nothing of this run is left running: the CLI's group, and each helm's (chartroom gives helm a group of its own).
+        for (const pid of [child.pid as number, ...(await helms(mark).catch(() => [])).map((started) => started.helm)]) {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } catch {
+            // gone already
+          }
         }
       }
     },
