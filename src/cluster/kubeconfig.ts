@@ -68,12 +68,7 @@ export async function loadKubeconfig(file: string, context?: string): Promise<Cl
   };
   const server = cluster.server;
   if (!/^https:\/\//.test(server)) throw invalid(`the server ${server} is not https://`, "chartroom talks to API servers over TLS only");
-  const token =
-    typeof user.token === "string"
-      ? user.token
-      : typeof user.tokenFile === "string"
-        ? (await readFile(resolve(base, user.tokenFile), "utf8")).trim()
-        : undefined;
+  const token = typeof user.token === "string" ? user.token : (await bytes(undefined, user.tokenFile, "tokenFile"))?.toString("utf8").trim();
   const access: ClusterAccess = { file: path, context: wanted, server: server.replace(/\/+$/, ""), insecure: cluster["insecure-skip-tls-verify"] === true };
   const ca = await bytes(cluster["certificate-authority-data"], cluster["certificate-authority"], "certificate-authority");
   const cert = await bytes(user["client-certificate-data"], user["client-certificate"], "client-certificate");

@@ -4,7 +4,7 @@
 // compare the two in the fields that manager owns. What the server refuses
 // (a field another manager owns, an immutable field, a kind it does not
 // serve, a verb the identity lacks) is said here, before `pulumi up`.
-import type { LiveObjectReport, LiveOutcome, LiveSection } from "../diff/model.js";
+import type { LiveObjectReport, LiveSection } from "../diff/model.js";
 import { entryOf, fidelity, type ManagedEntry } from "../diff/managed-fields.js";
 import { adviceFor, PULUMI_MANAGER, parseConflicts } from "../engine/conflicts.js";
 import { ENGINES } from "../engine/records.js";
@@ -173,6 +173,5 @@ function refused(base: { id: string; display: string }, answer: Answer, object: 
 }
 
 function failed(base: { id: string; display: string }, answer: Answer, object: RenderedObject): LiveObjectReport {
-  const outcome: LiveOutcome = "error";
-  return { ...base, outcome, message: `${answer.status}: ${hidden(messageOf(answer), object)}` };
+  return { ...base, outcome: "error", message: `${answer.status}: ${hidden(messageOf(answer), object)}` };
 }

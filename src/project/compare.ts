@@ -17,6 +17,7 @@ import { archiveFor, contractFor, inspectionOf, type ArchiveTarget } from "./arc
 import type { Project } from "./project.js";
 import { valuesLayers } from "./values-files.js";
 import { describeEngineHelm, engineHelmNote, installedProvider } from "./provider-helm.js";
+import { isSecretObject } from "../render/seal.js";
 import { renderFor } from "./rendering.js";
 import { sourceOf, stackName } from "./select.js";
 import { settleAll } from "../util/pool.js";
@@ -33,7 +34,7 @@ export interface CompareOptions extends ReportOptions {
   noCache?: boolean;
   /** Values on both sides above the platform's, as values given in code are. */
   extra?: readonly ValuesLayer[];
-  /** With a cluster: review the new side's objects (rendered again with Secret values as they are) against it. */
+  /** With a cluster: review the new side's objects against it (rendered again with Secret values as they are, when it has Secrets). */
   live?: (engine: EngineName, objects: readonly RenderedObject[]) => Promise<LiveSection>;
 }
 
@@ -87,10 +88,13 @@ export async function compareSides(
   if (before !== null && after !== null && next !== null && old?.version !== next?.version) {
     report.contract = await renderedIgnores(after, stack, options, next, await contractChanges(before, after, stack));
   }
-  if (options.live !== undefined && after !== null) {
-    // The server must see the real Secret values; the report only ever names their paths.
-    const real = await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: true, extra: options.extra, reveal: true });
-    report.live = await options.live(engine, real.objects);
+  if (options.live !== undefined && after !== null && next !== null) {
+    // The server must see the real Secret values (the render seals them); the report only ever names their paths.
+    const sealed = options.showSecrets !== true && next.objects.some(isSecretObject);
+    const objects = sealed
+      ? (await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: true, extra: options.extra, reveal: true })).objects
+      : next.objects;
+    report.live = await options.live(engine, objects);
   }
   return report;
 }
