@@ -133,15 +133,20 @@ function install(): () => void {
   const env = process.env;
   const RealDate = Date;
   const random = Math.random;
+  // A whole file read: its digest, or "absent" when the read failed.
+  const readWhole = (path: string | undefined, out: string | Buffer | undefined) => {
+    if (path !== undefined)
+      record((o) => (o.inputs.files[shown(path, o.root)] = out === undefined ? "absent" : createHash("sha256").update(out).digest("hex")), path);
+  };
   const pathOf = (target: unknown) => (typeof target === "string" ? resolve(target) : target instanceof URL ? resolve(target.pathname) : undefined);
   fs.readFileSync = function patched(this: unknown, ...args: Parameters<typeof readFileSync>) {
     const path = pathOf(args[0]);
     try {
       const out = readFileSync.apply(this, args);
-      if (path !== undefined) record((o) => (o.inputs.files[shown(path, o.root)] = createHash("sha256").update(out).digest("hex")), path);
+      readWhole(path, out);
       return out;
     } catch (error) {
-      if (path !== undefined) record((o) => (o.inputs.files[shown(path, o.root)] = "absent"), path);
+      readWhole(path, undefined);
       throw error;
     }
   } as typeof readFileSync;
@@ -149,10 +154,10 @@ function install(): () => void {
     const path = pathOf(args[0]);
     try {
       const out = await readFileAsync.apply(this, args);
-      if (path !== undefined) record((o) => (o.inputs.files[shown(path, o.root)] = createHash("sha256").update(out).digest("hex")), path);
+      readWhole(path, out);
       return out;
     } catch (error) {
-      if (path !== undefined) record((o) => (o.inputs.files[shown(path, o.root)] = "absent"), path);
+      readWhole(path, undefined);
       throw error;
     }
   } as typeof readFileAsync;
