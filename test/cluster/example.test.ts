@@ -2,7 +2,7 @@
 // cluster (kube-apiserver, controller-manager, scheduler, kwok), with the
 // provider's readiness awaits on. Both engines: helm.v4.Chart children by
 // server-side apply, the ledger a real Helm release with its hooks.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport } from "../../src/diff/model.js";
@@ -57,7 +57,7 @@ describe("the example platform, deployed to a real API server", () => {
     up = await project.pulumi(["up", "--yes", "--skip-preview"]);
     upTookMs = Date.now() - begun;
     // The program gives the web app these in code; chartroom gets them as a values file.
-    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    await project.writeCodeValues(PASSWORD);
     objects = new Map();
     for (const chart of CHARTS) objects.set(chart, await rendered(project, chart, "dev", chart === "webapp" ? ["code-values.yaml"] : []));
   }, ENGINE_TEST_MS);

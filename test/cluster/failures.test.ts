@@ -4,8 +4,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cluster, startCluster } from "../helpers/cluster.js";
+import type { Cluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, ExampleProject, type Outcome } from "../helpers/engine.js";
+import { deployedExample } from "../helpers/live.js";
 
 const PASSWORD = "planted-failure-secret-6121";
 const DEPLOYMENT = (chart: string, where: string) =>
@@ -37,11 +38,7 @@ describe("the failures users fear, at a real API server", () => {
   let single: ExampleProject;
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    project = await ExampleProject.create("chartroom-failures-");
-    await project.initStack("dev", PASSWORD, cluster.kubeconfig());
-    const up = await project.pulumi(["up", "--yes", "--skip-preview"]);
-    if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout}${up.stderr}\n${await cluster.explain()}`);
+    ({ cluster, project } = await deployedExample("chartroom-failures-", PASSWORD));
     single = await ExampleProject.create("chartroom-single-");
     await writeFile(join(single.dir, "pulumi", "index.ts"), PROGRAM);
   }, ENGINE_TEST_MS);

@@ -6,8 +6,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport, LiveSection } from "../../src/diff/model.js";
-import { type Cluster, startCluster } from "../helpers/cluster.js";
-import { ENGINE_TEST_MS, ExampleProject, type Outcome } from "../helpers/engine.js";
+import type { Cluster } from "../helpers/cluster.js";
+import { ENGINE_TEST_MS, type ExampleProject, type Outcome } from "../helpers/engine.js";
+import { deployedExample } from "../helpers/live.js";
 
 const PASSWORD = "planted-live-secret-3391";
 const DEPLOYMENT = (chart: string, where: string) =>
@@ -30,12 +31,7 @@ describe("chartroom diff --cluster, against a real API server", () => {
   };
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    project = await ExampleProject.create("chartroom-live-review-");
-    await project.initStack("dev", PASSWORD, cluster.kubeconfig());
-    const up = await project.pulumi(["up", "--yes", "--skip-preview"]);
-    if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout}${up.stderr}\n${await cluster.explain()}`);
-    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    ({ cluster, project } = await deployedExample("chartroom-live-review-", PASSWORD));
     pins = (JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> }).charts;
   }, ENGINE_TEST_MS);
 

@@ -5,9 +5,9 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport } from "../../src/diff/model.js";
-import { type Cluster, startCluster } from "../helpers/cluster.js";
+import type { Cluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, ExampleProject, type PreviewStep, previewSteps } from "../helpers/engine.js";
-import { providerWrites } from "../helpers/live.js";
+import { deployedExample, mustPass, providerWrites } from "../helpers/live.js";
 import { displayOfStep, predictSteps } from "../helpers/predict.js";
 
 const PASSWORD = "planted-upgrade-secret-0419";
@@ -19,22 +19,12 @@ async function editConfig(project: ExampleProject, edit: (text: string) => strin
   await writeFile(file, edit(await readFile(file, "utf8")));
 }
 
-async function mustPass(project: ExampleProject, args: string[], cluster: Cluster): Promise<string> {
-  const outcome = await project.pulumi(args);
-  if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stdout}${outcome.stderr}\n${await cluster.explain()}`);
-  return outcome.stdout;
-}
-
 describe("an upgrade against a real API server, as chartroom reviewed it", () => {
   let cluster: Cluster;
   let project: ExampleProject;
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    project = await ExampleProject.create("chartroom-live-upgrade-");
-    await project.initStack("dev", PASSWORD, cluster.kubeconfig());
-    await mustPass(project, ["up", "--yes", "--skip-preview"], cluster);
-    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    ({ cluster, project } = await deployedExample("chartroom-live-upgrade-", PASSWORD));
   }, ENGINE_TEST_MS);
 
   afterAll(async () => {

@@ -53,7 +53,7 @@ describe("fidelity: the provider's objects equal chartroom's render", () => {
     const charts = Object.entries(lock.charts).filter(([, pin]) => pin.engine.name === "chart");
     expect(charts.map(([key]) => key).sort()).toStrictEqual(["capabilities", "storefront", "webapp", "widgets-operator"]);
     // The program gives the web app these in code; chartroom gets them as a values file.
-    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    await project.writeCodeValues(PASSWORD);
     const byDisplay = new Map(written.map((object) => [displayOf(object), object]));
     let compared = 0;
     for (const [key, pin] of charts) {

@@ -22,7 +22,7 @@ describe("an upgrade, predicted by chartroom and planned by the engine", () => {
     const up = await project.pulumi(["up", "--yes", "--exclude", RELEASES]);
     if (up.code !== 0) throw new Error(`pulumi up failed:\n${up.stdout}${up.stderr}`);
     // The program gives the web app these in code; chartroom gets them as a values file.
-    await writeFile(join(project.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${PASSWORD}\n`);
+    await project.writeCodeValues(PASSWORD);
     const config = join(project.dir, "chartroom.config.ts");
     await writeFile(
       config,

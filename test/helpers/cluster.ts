@@ -7,21 +7,18 @@ import { readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { builtBy } from "./built.js";
 import { freePort } from "./registry.js";
 import { kubectl as kubectlBinary } from "./kubectl.js";
 import { runGroup, startDaemon, type Daemon, type ProcessOutcome } from "./process.js";
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, "..", "..");
 
-let bin: Promise<string> | undefined;
-
-/** The folder kube/build.sh built (the test set-up builds it; here it only hashes and prints). */
+/** The folder kube/build.sh built: the control plane and kwok. */
 export function kubeBin(): Promise<string> {
-  bin ??= run("bash", [join(ROOT, "kube", "build.sh")], { maxBuffer: 1 << 20, timeout: 90 * 60_000 }).then(({ stdout }) => stdout.trim());
-  return bin;
+  return builtBy("kube/build.sh", 90 * 60_000);
 }
 
 export type Identity = "admin" | "deployer";

@@ -1,24 +1,17 @@
-import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { load } from "js-yaml";
+import { builtBy } from "./built.js";
+import { ROOT } from "./platform.js";
 import { runGroup } from "./process.js";
-
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, "..", "..");
-
-let bin: Promise<string> | undefined;
 
 /**
  * The folder holding the real pulumi, pulumi-language-nodejs,
- * pulumi-resource-kubernetes and helm, built by engine/build.sh (the test
- * set-up builds them; here the script only hashes go.sum and prints the path).
+ * pulumi-resource-kubernetes and helm, built by engine/build.sh.
  */
 export function engineBin(): Promise<string> {
-  bin ??= run("bash", [join(ROOT, "engine", "build.sh")], { maxBuffer: 1 << 20, timeout: 60 * 60_000 }).then(({ stdout }) => stdout.trim());
-  return bin;
+  return builtBy("engine/build.sh", 60 * 60_000);
 }
 
 export interface Outcome {
@@ -122,6 +115,16 @@ export class ExampleProject {
       const outcome = await this.pulumi(args);
       if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stderr}${outcome.stdout}`);
     }
+  }
+
+  /**
+   * The values the example program gives the web app in code, as a values
+   * file (`code-values.yaml`) for chartroom's `-f`: what chartroom cannot see
+   * in the program. Returns the file's name in the project.
+   */
+  async writeCodeValues(password: string): Promise<string> {
+    await writeFile(join(this.dir, "code-values.yaml"), `podAnnotations:\n  example.test/stack: dev\nauth:\n  password: ${password}\n`);
+    return "code-values.yaml";
   }
 
   async remove(): Promise<void> {

@@ -1,8 +1,8 @@
 // The example deployed to the test cluster: what chartroom rendered, what the
 // API server holds, the engine's Helm, and the writes the audit log saw.
 import { join } from "node:path";
-import type { AuditEvent, Cluster } from "./cluster.js";
-import { type ExampleProject, engineBin } from "./engine.js";
+import { type AuditEvent, type Cluster, startCluster } from "./cluster.js";
+import { ExampleProject, engineBin } from "./engine.js";
 import type { ManagedEntry } from "./managed.js";
 import { type ProcessOutcome, runGroup } from "./process.js";
 
@@ -72,4 +72,33 @@ export function providerWrites(events: AuditEvent[], namespace: string, since = 
     )
     .sort((a, b) => a.requestReceivedTimestamp.localeCompare(b.requestReceivedTimestamp))
     .map((event) => `${event.verb} ${event.objectRef?.resource} ${event.objectRef?.name}`);
+}
+
+/** A pulumi command that must succeed; its failure names the cluster's state too. */
+export async function mustPass(project: ExampleProject, args: string[], cluster: Cluster): Promise<string> {
+  const outcome = await project.pulumi(args);
+  if (outcome.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${outcome.stdout}${outcome.stderr}\n${await cluster.explain()}`);
+  return outcome.stdout;
+}
+
+/**
+ * A test cluster with the example deployed on it by `pulumi up` (stack dev,
+ * as admin, the planted password), and the program's code values written
+ * for chartroom. When any step fails, the cluster is stopped and the project
+ * removed before the error is thrown: nothing outlives the failed set-up.
+ */
+export async function deployedExample(prefix: string, password: string): Promise<{ cluster: Cluster; project: ExampleProject }> {
+  const cluster = await startCluster();
+  let project: ExampleProject | undefined;
+  try {
+    project = await ExampleProject.create(prefix);
+    await project.initStack("dev", password, cluster.kubeconfig());
+    await mustPass(project, ["up", "--yes", "--skip-preview"], cluster);
+    await project.writeCodeValues(password);
+    return { cluster, project };
+  } catch (error) {
+    await project?.remove();
+    await cluster.stop();
+    throw error;
+  }
 }
