@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
+import { ChartroomError } from "../errors/index.js";
 import type { AnyReport, Format, ReportKind } from "../report/registry.js";
 import type { Project } from "../project/project.js";
 
@@ -62,4 +64,33 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
 
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true;
+}
+
+/** The options of a command that can ask a live cluster. */
+export const CLUSTER_OPTIONS: NonNullable<ParseArgsConfig["options"]> = {
+  cluster: { type: "boolean" },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+};
+
+export const CLUSTER_HELP = [
+  "      --kubeconfig <file>  with --cluster: the cluster's kubeconfig (never the ambient one;",
+  "                           default: the stack's `cluster` in the config)",
+  "      --context <name>     with --cluster: its context (default: the file's current-context)",
+];
+
+/**
+ * `--cluster [--kubeconfig F] [--context C]`: undefined without --cluster; a
+ * kubeconfig left out is the stack's in the config (the workflow finds it).
+ */
+export function clusterOption(args: ParsedArgs, cwd: string): { kubeconfig?: string; context?: string } | undefined {
+  const kubeconfig = stringOption(args, "kubeconfig");
+  const context = stringOption(args, "context");
+  if (!flag(args, "cluster")) {
+    if (kubeconfig !== undefined || context !== undefined) {
+      throw new ChartroomError("USAGE", "--kubeconfig and --context go with --cluster", { hint: "add --cluster to review against the cluster" });
+    }
+    return undefined;
+  }
+  return { ...(kubeconfig === undefined ? {} : { kubeconfig: resolve(cwd, kubeconfig) }), ...(context === undefined ? {} : { context }) };
 }

@@ -1,6 +1,7 @@
-// The only two requests a live review makes: a GET, and a server-side apply
-// with dryRun=All. Anything else is refused here, before it is sent, so no
-// code path of a review can write to a cluster. Credentials go to the
+// The only requests a live review makes: a GET, a server-side apply with
+// dryRun=All, and the self-reviews that ask what the identity may do (the
+// server keeps nothing of them). Anything else is refused here, before it is
+// sent, so no code path of a review can write to a cluster. Credentials go to the
 // kubeconfig's server and nowhere else (no redirect is followed).
 import { request } from "node:https";
 import { ChartroomError, InternalError } from "../errors/index.js";
@@ -17,19 +18,29 @@ export const USER_AGENT = "chartroom-live-review";
 const LIMIT = 16 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
 
+const SELF_REVIEWS = {
+  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+  SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+} as const;
+export type SelfReview = keyof typeof SELF_REVIEWS;
+const SELF_REVIEW_PATHS: ReadonlySet<string> = new Set(Object.values(SELF_REVIEWS));
+
 export interface KubeClient {
   server: string;
   get(path: string): Promise<Answer>;
   /** Server-side apply of `object` as `manager`, dry run only: what the server would store. */
-  dryRunApply(path: string, object: unknown, manager: string): Promise<Answer>;
+  dryRunApply(path: string, object: unknown, manager: string, force?: boolean): Promise<Answer>;
+  /** Ask the server about the identity itself: a SelfSubjectReview or SelfSubjectAccessReview (never stored). */
+  selfReview(kind: SelfReview, spec?: unknown): Promise<Answer>;
   /** Requests sent so far, for the report. */
   requests(): number;
 }
 
 export function kubeClient(access: ClusterAccess): KubeClient {
   let sent = 0;
-  const send = (method: "GET" | "PATCH", path: string, body?: string, contentType?: string): Promise<Answer> => {
+  const send = (method: "GET" | "PATCH" | "POST", path: string, body?: string, contentType?: string): Promise<Answer> => {
     if (method === "PATCH" && !/[?&]dryRun=All(&|$)/.test(path)) throw new InternalError(`refused: a write to ${path} without dryRun=All`);
+    if (method === "POST" && !SELF_REVIEW_PATHS.has(path)) throw new InternalError(`refused: a create at ${path}`);
     sent++;
     return new Promise((done, fail) => {
       const url = new URL(path, `${access.server}/`);
@@ -96,8 +107,17 @@ export function kubeClient(access: ClusterAccess): KubeClient {
   return {
     server: access.server,
     get: (path) => send("GET", path),
-    dryRunApply: (path, object, manager) =>
-      send("PATCH", `${path}?dryRun=All&fieldManager=${encodeURIComponent(manager)}`, JSON.stringify(object), "application/apply-patch+yaml"),
+    dryRunApply: (path, object, manager, force = false) =>
+      send(
+        "PATCH",
+        `${path}?dryRun=All&fieldManager=${encodeURIComponent(manager)}${force ? "&force=true" : ""}`,
+        JSON.stringify(object),
+        "application/apply-patch+yaml",
+      ),
+    selfReview: (kind, spec) => {
+      const group = SELF_REVIEWS[kind].split("/")[2];
+      return send("POST", SELF_REVIEWS[kind], JSON.stringify({ apiVersion: `${group}/v1`, kind, ...(spec === undefined ? {} : { spec }) }), "application/json");
+    },
     requests: () => sent,
   };
 }

@@ -4,19 +4,23 @@
 // compare the two in the fields that manager owns. What the server refuses
 // (a field another manager owns, an immutable field, a kind it does not
 // serve, a verb the identity lacks) is said here, before `pulumi up`.
-import type { LiveObjectReport, LiveSection } from "../diff/model.js";
-import { entryOf, fidelity, type ManagedEntry } from "../diff/managed-fields.js";
+import { liveChanges } from "../diff/live-changes.js";
+import type { LiveHook, LiveInput, LiveObjectReport, LiveSection } from "../diff/model.js";
+import { entryOf, type ManagedEntry } from "../diff/managed-fields.js";
 import { adviceFor, PULUMI_MANAGER, parseConflicts } from "../engine/conflicts.js";
 import { ENGINES } from "../engine/records.js";
-import type { EngineName } from "../model/engine.js";
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
 import { mapLimit } from "../util/pool.js";
+import { parseManifest } from "../render/manifest.js";
 import type { Answer, KubeClient } from "./client.js";
 import type { ClusterAccess } from "./kubeconfig.js";
+import { PENDING, storedReleases, upgradeBase } from "./release.js";
 
 /** The manager a dry run applies as when the provider has not applied the object yet (its naming: one per resource). */
 const NEW_MANAGER = "pulumi-kubernetes-00000000";
+/** A Release's dry run applies as Helm, with force: helm upgrade patches over whatever other managers own. */
+const HELM_MANAGER = "helm";
 const CONCURRENCY = 8;
 
 interface Resource {
@@ -46,28 +50,104 @@ export function discovery(client: KubeClient): (apiVersion: string, kind: string
   };
 }
 
+/** How each object is asked: as whom, with force or not, and what it was before. */
+interface Asking {
+  force: boolean;
+  /** What was deployed last, by id. */
+  before: ReadonlyMap<string, RenderedObject>;
+  sealedBefore: boolean;
+  /** CRDs the same apply creates (`group/Kind`). */
+  served: ReadonlySet<string>;
+  /** helm.v3.Release: objects Helm adopts must carry the release's ownership annotations. */
+  release?: { name: string; namespace: string };
+}
+
 /** Review the objects one chart renders (its new side) against the cluster. */
 export async function reviewLive(
   client: KubeClient,
   access: Pick<ClusterAccess, "server" | "context">,
   resourceOf: ReturnType<typeof discovery>,
-  engine: EngineName,
-  objects: readonly RenderedObject[],
+  input: LiveInput,
 ): Promise<LiveSection> {
   const section: LiveSection = { server: access.server, context: access.context, counts: {}, objects: [], notes: [] };
-  const later = ENGINES[engine].notReviewedLive;
-  if (later !== undefined) {
-    section.notes.push(later);
-    return section;
+  const deployed = input.objects.filter((object) => object.hook === undefined);
+  const record = ENGINES[input.engine].live;
+  let before: readonly RenderedObject[] = input.previous.filter((object) => object.hook === undefined);
+  if (record.base === "stored release") {
+    const stored = await releaseBase(client, input, section);
+    if (stored === undefined) return section;
+    before = stored;
   }
-  const deployed = objects.filter((object) => object.hook === undefined);
-  const served = crdKinds(deployed);
-  const reports = await mapLimit(deployed, CONCURRENCY, (object) => reviewObject(client, resourceOf, object, served));
+  const asking: Asking = {
+    force: record.force,
+    before: new Map(before.map((object) => [object.id, object])),
+    sealedBefore: record.base === "old render" && input.previousSealed,
+    served: crdKinds(deployed),
+    ...(record.base === "stored release" ? { release: input.release } : {}),
+  };
+  const now = new Set(deployed.map((object) => object.id));
+  const gone = before.filter((object) => !now.has(object.id));
+  const reports = [
+    ...(await mapLimit(deployed, CONCURRENCY, (object) => reviewObject(client, resourceOf, object, asking))),
+    ...(await mapLimit(gone, CONCURRENCY, (object) => reviewGone(client, resourceOf, object))),
+  ];
   for (const report of reports) {
     section.counts[report.outcome] = (section.counts[report.outcome] ?? 0) + 1;
     if (report.outcome !== "same") section.objects.push(report);
   }
   return section;
+}
+
+/**
+ * helm.v3.Release: the manifest of the revision `helm upgrade` starts from,
+ * its status (a pending revision blocks the upgrade), and the hooks the
+ * upgrade runs. Undefined when the release cannot be read.
+ */
+async function releaseBase(client: KubeClient, input: LiveInput, section: LiveSection): Promise<RenderedObject[] | undefined> {
+  const { name, namespace } = input.release;
+  const stored = await storedReleases(client, name, namespace);
+  const display = `release ${namespace}/${name}`;
+  if (!Array.isArray(stored)) {
+    const base = { id: `helm.sh/release/${namespace}/${name}`, display };
+    section.objects.push(stored.status === 403 ? refused(base, stored, undefined, "list secrets") : failed(base, stored, undefined));
+    section.counts[section.objects[0]?.outcome ?? "error"] = 1;
+    return undefined;
+  }
+  const newest = stored[0];
+  const base = upgradeBase(stored);
+  section.release = { name, namespace };
+  if (newest !== undefined) Object.assign(section.release, { revision: newest.revision, status: newest.status, chart: newest.chart });
+  if (base !== undefined && base !== newest) section.release.comparedWith = base.revision;
+  const upgrading = base !== undefined;
+  section.hooks = hooksRun(input.objects, upgrading ? "upgrade" : "install");
+  if (newest === undefined) section.notes.push(`no release ${name} in namespace ${namespace}: helm installs it`);
+  if (newest !== undefined && PENDING.test(newest.status)) {
+    section.objects.push({
+      id: `helm.sh/release/${namespace}/${name}`,
+      display,
+      outcome: "blocked",
+      message: `revision ${newest.revision} is ${newest.status}: Helm refuses the upgrade ("another operation (install/upgrade/rollback) is in progress")`,
+      fix: `if nothing is running, roll it back (helm rollback ${name} -n ${namespace}) or delete its record, Secret sh.helm.release.v1.${name}.v${newest.revision}`,
+    });
+    section.counts.blocked = 1;
+  } else if (newest?.status === "failed") {
+    section.notes.push(
+      `revision ${newest.revision} failed; helm upgrade starts from ${base === newest ? "it" : `revision ${base?.revision}, the last deployed`}`,
+    );
+  }
+  return base === undefined ? [] : parseManifest(base.manifest, namespace, display);
+}
+
+/** The hooks an install or an upgrade runs, in Helm's order (weight, then kind and name); test hooks are `helm test`'s. */
+function hooksRun(objects: readonly RenderedObject[], phase: "install" | "upgrade"): LiveHook[] {
+  return objects
+    .flatMap((object) => {
+      const hook = object.hook;
+      if (hook === undefined || hook.test || !hook.events.some((event) => event.endsWith(`-${phase}`))) return [];
+      const events = hook.events.filter((event) => event.endsWith(`-${phase}`));
+      return [{ id: object.id, display: displayName(object), events, weight: hook.weight, deletePolicies: hook.deletePolicies }];
+    })
+    .sort((a, b) => a.weight - b.weight || a.display.localeCompare(b.display));
 }
 
 /** `group/Kind` of the CRDs the same render ships: their custom resources are created after them in the same apply. */
@@ -82,17 +162,13 @@ function crdKinds(objects: readonly RenderedObject[]): Set<string> {
   return kinds;
 }
 
-async function reviewObject(
-  client: KubeClient,
-  resourceOf: ReturnType<typeof discovery>,
-  object: RenderedObject,
-  served: ReadonlySet<string>,
-): Promise<LiveObjectReport> {
+/** The object's URL on the server, or the report that the server does not serve its kind. */
+async function locate(resourceOf: ReturnType<typeof discovery>, object: RenderedObject, served: ReadonlySet<string>): Promise<string | LiveObjectReport> {
   const base = { id: object.id, display: displayName(object) };
   const resource = await resourceOf(object.apiVersion, object.kind);
   if (resource === undefined) {
     const group = object.apiVersion.includes("/") ? (object.apiVersion.split("/")[0] ?? "") : "";
-    if (served.has(`${group}/${object.kind}`)) return { ...base, outcome: "create", fix: "its CRD is in the same chart: helm.v4.Chart creates CRDs first" };
+    if (served.has(`${group}/${object.kind}`)) return { ...base, outcome: "create", fix: "its CRD is in the same chart: it is created first" };
     return {
       ...base,
       outcome: "unknown-kind",
@@ -101,15 +177,26 @@ async function reviewObject(
     };
   }
   const prefix = object.apiVersion.includes("/") ? `/apis/${object.apiVersion}` : `/api/${object.apiVersion}`;
-  const namespace = resource.namespaced ? `/namespaces/${encodeURIComponent(object.namespace ?? "default")}` : "";
-  const path = `${prefix}${namespace}/${resource.plural}/${encodeURIComponent(object.name)}`;
+  const namespace = resource.namespaced ? `/namespaces/${encodeURIComponent(object.namespace || "default")}` : "";
+  return `${prefix}${namespace}/${resource.plural}/${encodeURIComponent(object.name)}`;
+}
+
+async function reviewObject(client: KubeClient, resourceOf: ReturnType<typeof discovery>, object: RenderedObject, asking: Asking): Promise<LiveObjectReport> {
+  const base = { id: object.id, display: displayName(object) };
+  const path = await locate(resourceOf, object, asking.served);
+  if (typeof path !== "string") return path;
   const got = await client.get(path);
   if (got.status === 403) return refused(base, got, object);
   if (got.status !== 200 && got.status !== 404) return failed(base, got, object);
   const live = got.status === 200 && isRecord(got.body) ? got.body : undefined;
   const managed = live === undefined ? [] : managedOf(live);
-  const manager = managed.find((entry) => entry.operation === "Apply" && PULUMI_MANAGER.test(entry.manager))?.manager;
-  const applied = await client.dryRunApply(path, object.body, manager ?? NEW_MANAGER);
+  const previous = asking.before.get(object.id);
+  if (asking.release !== undefined && live !== undefined && previous === undefined) {
+    const foreign = foreignTo(live, asking.release);
+    if (foreign !== undefined) return { ...base, outcome: "conflict", message: foreign, fix: adoptionFix(asking.release) };
+  }
+  const manager = asking.force ? HELM_MANAGER : managed.find((entry) => entry.operation === "Apply" && PULUMI_MANAGER.test(entry.manager))?.manager;
+  const applied = await client.dryRunApply(path, object.body, manager ?? NEW_MANAGER, asking.force);
   if (applied.status === 409) {
     const conflicts = parseConflicts(messageOf(applied)).map((conflict) => ({ ...conflict, ...adviceFor(conflict) }));
     return { ...base, outcome: "conflict", manager: manager ?? NEW_MANAGER, conflicts };
@@ -120,7 +207,9 @@ async function reviewObject(
       outcome: "immutable",
       fields: causesOf(applied),
       message: hidden(messageOf(applied), object),
-      fix: "the object must be deleted and created again: helm.v4.Chart replaces it (and its replacement fails, see the diff), helm upgrade fails",
+      fix: asking.force
+        ? "the object must be deleted and created again: helm upgrade fails on it (the Release's forceUpdate deletes and recreates it)"
+        : "the object must be deleted and created again: helm.v4.Chart replaces it (and its replacement fails, see the diff)",
     };
   }
   if (applied.status === 403) return refused(base, applied, object);
@@ -128,8 +217,13 @@ async function reviewObject(
     return { ...base, outcome: "create", fix: `its namespace ${object.namespace} does not exist yet: deployCharts creates it first` };
   }
   if (applied.status !== 200 && applied.status !== 201) return failed(base, applied, object);
-  if (live === undefined) return { ...base, outcome: "create" };
-  if (manager === undefined) {
+  if (live === undefined) {
+    return previous === undefined
+      ? { ...base, outcome: "create" }
+      : { ...base, outcome: "create", fix: "deployed before and deleted since: the apply creates it again" };
+  }
+  // An object applied with no field besides its name (a bare ServiceAccount) has no managedFields at all: nobody else owns it.
+  if (manager === undefined && (managed.length > 0 || previous === undefined)) {
     return {
       ...base,
       outcome: "adopt",
@@ -138,9 +232,51 @@ async function reviewObject(
     };
   }
   const result = isRecord(applied.body) ? applied.body : {};
-  const entry = entryOf(managedOf(result), manager);
-  const changed = entry === undefined ? [] : fidelity(entry, live, result).differs.map((item) => item.path);
-  return changed.length === 0 ? { ...base, outcome: "same" } : { ...base, outcome: "update", manager, fields: changed };
+  const entry = entryOf(managedOf(result), manager ?? NEW_MANAGER);
+  if (entry === undefined) return { ...base, outcome: "same" };
+  const { fields, drift } = liveChanges({
+    live,
+    result,
+    applied: entry,
+    owned: manager === undefined ? undefined : entryOf(managed, manager),
+    before: previous?.body,
+    after: object.body,
+    sealedBefore: asking.sealedBefore && object.kind === "Secret",
+  });
+  if (fields.length === 0 && drift.length === 0) return { ...base, outcome: "same" };
+  return { ...base, outcome: fields.length === 0 ? "drift" : "update", manager: manager ?? NEW_MANAGER, fields, ...(drift.length === 0 ? {} : { drift }) };
+}
+
+/** An object the new side no longer renders: the deploy deletes it, if it is still there. */
+async function reviewGone(client: KubeClient, resourceOf: ReturnType<typeof discovery>, object: RenderedObject): Promise<LiveObjectReport> {
+  const base = { id: object.id, display: displayName(object) };
+  const path = await locate(resourceOf, object, new Set());
+  if (typeof path !== "string") return { ...base, outcome: "same", fix: "its kind is no longer served: nothing to delete" };
+  const got = await client.get(path);
+  if (got.status === 404) return { ...base, outcome: "same" };
+  if (got.status === 403) return refused(base, got, object);
+  if (got.status !== 200) return failed(base, got, object);
+  const keep = isRecord(got.body) && annotationsOf(got.body)["helm.sh/resource-policy"] === "keep";
+  return keep ? { ...base, outcome: "same", fix: "helm.sh/resource-policy: keep: left in place" } : { ...base, outcome: "delete" };
+}
+
+/** Why Helm refuses to take over a live object that is not in the release, or undefined when its ownership annotations name the release. */
+function foreignTo(live: Record<string, unknown>, release: { name: string; namespace: string }): string | undefined {
+  const annotations = annotationsOf(live);
+  const name = annotations["meta.helm.sh/release-name"];
+  const namespace = annotations["meta.helm.sh/release-namespace"];
+  if (name === release.name && namespace === release.namespace) return undefined;
+  const owner = name === undefined ? "no release" : `release ${namespace}/${name}`;
+  return `it exists and belongs to ${owner}: Helm refuses it ("invalid ownership metadata; resource exists and cannot be imported into the current release")`;
+}
+
+function adoptionFix(release: { name: string; namespace: string }): string {
+  return `delete it, or annotate it meta.helm.sh/release-name=${release.name} and meta.helm.sh/release-namespace=${release.namespace} and label it app.kubernetes.io/managed-by=Helm`;
+}
+
+function annotationsOf(object: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return isRecord(metadata.annotations) ? metadata.annotations : {};
 }
 
 function managedOf(object: Record<string, unknown>): ManagedEntry[] {
@@ -159,19 +295,19 @@ function causesOf(answer: Answer): string[] {
 }
 
 /** The server's message, with any value it quotes hidden when the object is a Secret. */
-function hidden(message: string, object: RenderedObject): string {
-  return object.kind === "Secret" ? message.replace(/Invalid value: ("(?:[^"\\]|\\.)*"|[^:]*):/g, "Invalid value: (hidden):") : message;
+function hidden(message: string, object: RenderedObject | undefined): string {
+  return object === undefined || object.kind === "Secret" ? message.replace(/Invalid value: ("(?:[^"\\]|\\.)*"|[^:]*):/g, "Invalid value: (hidden):") : message;
 }
 
-function refused(base: { id: string; display: string }, answer: Answer, object: RenderedObject): LiveObjectReport {
+function refused(base: { id: string; display: string }, answer: Answer, object: RenderedObject | undefined, needs = "get and patch"): LiveObjectReport {
   return {
     ...base,
     outcome: "forbidden",
     message: hidden(messageOf(answer), object),
-    fix: "the deploying identity lacks this verb: grant it (server-side apply needs get and patch)",
+    fix: `the deploying identity lacks this verb: grant it (the review needs ${needs})`,
   };
 }
 
-function failed(base: { id: string; display: string }, answer: Answer, object: RenderedObject): LiveObjectReport {
+function failed(base: { id: string; display: string }, answer: Answer, object: RenderedObject | undefined): LiveObjectReport {
   return { ...base, outcome: "error", message: `${answer.status}: ${hidden(messageOf(answer), object)}` };
 }

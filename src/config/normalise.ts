@@ -45,7 +45,7 @@ export function normaliseConfig(written: unknown, file: string): Config {
   if (top === undefined) throw invalid(file, problems);
   const repositories = normaliseRepositories(top.repositories, dir, problems);
   const charts = normaliseCharts(top.charts, repositories, dir, problems);
-  const stacks = normaliseStacks(top.stacks ?? {}, problems);
+  const stacks = normaliseStacks(top.stacks ?? {}, dir, problems);
   if (problems.length > 0) throw invalid(file, problems);
   return { file, dir, repositories, charts, stacks };
 }
@@ -199,7 +199,7 @@ function checkReleaseNames(charts: ChartSpec[], problems: Problems): void {
   }
 }
 
-function normaliseStacks(value: Record<string, unknown>, problems: Problems): StackSpec[] {
+function normaliseStacks(value: Record<string, unknown>, dir: string, problems: Problems): StackSpec[] {
   const stacks: StackSpec[] = [];
   for (const name of Object.keys(value).sort()) {
     const written = parse(stackSchema, isRecord(value[name]) || value[name] === undefined ? value[name] : value[name], `stacks.${name}`, problems);
@@ -209,6 +209,14 @@ function normaliseStacks(value: Record<string, unknown>, problems: Problems): St
       kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion,
       apiVersions: [...(written.apiVersions ?? [])].sort(),
       ...(written.offline === true ? { offline: true } : {}),
+      ...(written.cluster === undefined
+        ? {}
+        : {
+            cluster: {
+              kubeconfig: resolve(dir, written.cluster.kubeconfig),
+              ...(written.cluster.context === undefined ? {} : { context: written.cluster.context }),
+            },
+          }),
     });
   }
   return stacks;

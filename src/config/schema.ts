@@ -231,8 +231,19 @@ export const stackSchema = z.strictObject(
      * @default false
      */
     offline: boolean.optional(),
+    /**
+     * The cluster `--cluster` reviews this stack against: a kubeconfig file
+     * (relative to the config) and, optionally, its context. chartroom never
+     * takes the ambient ~/.kube/config or $KUBECONFIG on its own.
+     */
+    cluster: z
+      .strictObject(
+        { kubeconfig: z.string({ error: "expected a kubeconfig file's path" }), context: z.string({ error: "expected a context name" }).optional() },
+        { error: "expected { kubeconfig, context? }" },
+      )
+      .optional(),
   },
-  { error: "expected { kubeVersion, apiVersions?, offline? }" },
+  { error: "expected { kubeVersion, apiVersions?, offline?, cluster? }" },
 );
 
 /** The top level, with each part's shape checked by the schemas above. */

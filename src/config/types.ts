@@ -52,6 +52,14 @@ export interface StackSpec {
   apiVersions: string[];
   /** Deployed without a cluster (renderYamlToDirectory): helm.v4.Chart renders for v1.20.0. */
   offline?: boolean;
+  /** The cluster `--cluster` reviews it against: a kubeconfig file (absolute) and its context. */
+  cluster?: ClusterRef;
+}
+
+/** A cluster named by the user: a kubeconfig file and, optionally, one of its contexts. */
+export interface ClusterRef {
+  kubeconfig: string;
+  context?: string;
 }
 
 /** The config after validation: repositories, charts sorted by key, stacks. */

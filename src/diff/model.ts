@@ -1,5 +1,5 @@
 import type { EngineName, EngineStep } from "../model/engine.js";
-import type { HookInfo } from "../model/objects.js";
+import type { HookInfo, RenderedObject } from "../model/objects.js";
 import type { Finding } from "../model/findings.js";
 import type { ContractChange } from "../values/contract.js";
 import type { SecretState } from "./secrets.js";
@@ -112,10 +112,22 @@ export interface ChartReport {
 }
 
 /** What the API server says of one object of the new side (a GET, then a server-side apply with dryRun=All). */
-export type LiveOutcome = "create" | "update" | "same" | "adopt" | "conflict" | "immutable" | "unknown-kind" | "forbidden" | "error";
+export type LiveOutcome =
+  | "create"
+  | "update"
+  | "drift"
+  | "delete"
+  | "same"
+  | "adopt"
+  | "conflict"
+  | "immutable"
+  | "unknown-kind"
+  | "forbidden"
+  | "blocked"
+  | "error";
 
 /** Outcomes a deploy stops on: the live review counts them as findings (exit 2). */
-export const LIVE_FAILURES: readonly LiveOutcome[] = ["conflict", "immutable", "unknown-kind", "forbidden", "error"];
+export const LIVE_FAILURES: readonly LiveOutcome[] = ["conflict", "immutable", "unknown-kind", "forbidden", "blocked", "error"];
 
 export interface LiveObjectReport {
   id: string;
@@ -125,6 +137,12 @@ export interface LiveObjectReport {
   manager?: string;
   /** `update`: the fields the apply changes, among those the manager owns; `immutable`: the fields the server refused. */
   fields?: string[];
+  /**
+   * `update` and `drift`: fields the apply changes that the change under
+   * review does not (changed or removed out of band since the last deploy):
+   * what `pulumi preview --refresh` and `helm upgrade` put back.
+   */
+  drift?: string[];
   /** `conflict`: each field another manager owns, who it is and the fix. */
   conflicts?: { manager: string; subresource?: string; field: string; owner: string; fix: string }[];
   /** `adopt`: the managers that own the object now. */
@@ -133,6 +151,18 @@ export interface LiveObjectReport {
   message?: string;
   /** What to do. */
   fix?: string;
+}
+
+/** What one chart's live review is given: both sides, and the release Helm names. */
+export interface LiveInput {
+  engine: EngineName;
+  /** The new side, Secret values as they are (the server must see them). */
+  objects: readonly RenderedObject[];
+  /** The old side (what the lock deploys today); empty for a chart not deployed yet. */
+  previous: readonly RenderedObject[];
+  /** Its Secret values are sealed (not shown): they are never compared with the live ones. */
+  previousSealed: boolean;
+  release: { name: string; namespace: string };
 }
 
 /** `diff --cluster`: the new side of a chart reviewed against the live cluster. */
@@ -144,7 +174,32 @@ export interface LiveSection {
   counts: Partial<Record<LiveOutcome, number>>;
   /** The objects with something to say (not `same`). */
   objects: LiveObjectReport[];
+  /** helm.v3.Release: the release the upgrade starts from, as Helm stores it. */
+  release?: LiveRelease;
+  /** helm.v3.Release: the hooks the upgrade (or install) runs, in Helm's order. */
+  hooks?: LiveHook[];
   notes: string[];
+}
+
+/** The newest revision of a Helm release (its `sh.helm.release.v1.<name>.v<N>` Secret, decoded). */
+export interface LiveRelease {
+  name: string;
+  namespace: string;
+  /** Absent when the cluster has no such release: Helm installs it. */
+  revision?: number;
+  status?: string;
+  /** `name-version` of the chart that revision deployed. */
+  chart?: string;
+  /** The revision the per-object comparison starts from, when not the newest (the newest failed). */
+  comparedWith?: number;
+}
+
+export interface LiveHook {
+  id: string;
+  display: string;
+  events: string[];
+  weight: number;
+  deletePolicies: string[];
 }
 
 /** `chartroom diff`: per chart and stack, the objects each side renders, compared. */

@@ -35,8 +35,13 @@ export interface EngineRecord {
   replacement: string;
   /** The same without a cluster (renderYamlToDirectory), where the provider's order differs. */
   replacementOffline?: string;
-  /** Why `diff --cluster` does not review this engine's charts object by object yet; absent when it does. */
-  notReviewedLive?: string;
+  /**
+   * What a live review compares the new side with, and how it asks the
+   * server: the old render, applied as the provider's field manager (a
+   * conflict fails the deploy); or the release Helm stored, applied with
+   * force (helm upgrade patches over other managers).
+   */
+  live: { base: "old render" | "stored release"; force: boolean };
   /** What every run does to objects the engine replaces at each render (a random Secret value), named in `objects`. */
   everyRun?: (objects: string, offline: boolean) => string;
   /** When an immutable field changes on an object it updates in place. */
@@ -83,6 +88,7 @@ const CHART: EngineRecord = {
     `helm.v4.Chart names each child by its chart, so Pulumi sees a new resource under ${to} and an old one under ${from}: it creates the new one first (server-side apply takes over the live object; providers from v4.29 stop with AlreadyExists) and then deletes the old one, which deletes the live object. Keep the key, or alias the children to their old names before the move`,
   ownHelmSetting: "CHARTROOM_CHART_HELM",
   offline: "renders for v1.20.0",
+  live: { base: "old render", force: false },
   awaits: "each child as the provider awaits its kind (Deployments rolled out, Services with endpoints, Jobs complete), unless skipAwait",
 };
 
@@ -103,7 +109,7 @@ const RELEASE: EngineRecord = {
   moveWithin: (from, to) =>
     `the object belongs to the release ${from}: installing ${to} fails ("invalid ownership metadata") until ${from} is uninstalled, which deletes the object first (downtime)`,
   offline: "cannot",
-  notReviewedLive: "helm.v3.Release charts are not reviewed live yet (the release record, its manifest and its hooks come next)",
+  live: { base: "stored release", force: true },
   awaits: "the release as Helm waits for it (atomic, with the timeout), hooks and Jobs included",
 };
 

@@ -1,7 +1,7 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
-import type { ChartReport, LiveSection } from "../diff/model.js";
+import type { ChartReport, LiveInput, LiveSection } from "../diff/model.js";
 import { chartReport, type ChartSide, type ReportOptions } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
@@ -35,7 +35,7 @@ export interface CompareOptions extends ReportOptions {
   /** Values on both sides above the platform's, as values given in code are. */
   extra?: readonly ValuesLayer[];
   /** With a cluster: review the new side's objects against it (rendered again with Secret values as they are, when it has Secrets). */
-  live?: (engine: EngineName, objects: readonly RenderedObject[]) => Promise<LiveSection>;
+  live?: (input: LiveInput) => Promise<LiveSection>;
 }
 
 async function renderSide(
@@ -94,7 +94,14 @@ export async function compareSides(
     const objects = sealed
       ? (await renderFor(after.project, { spec: after.spec, stack, target: after.target, noCache: true, extra: options.extra, reveal: true })).objects
       : next.objects;
-    report.live = await options.live(engine, objects);
+    const spec = after.spec;
+    report.live = await options.live({
+      engine,
+      objects,
+      previous: old?.objects ?? [],
+      previousSealed: options.showSecrets !== true,
+      release: { name: spec.releaseName, namespace: spec.namespace },
+    });
   }
   return report;
 }

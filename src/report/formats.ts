@@ -1,6 +1,6 @@
 /** The formats a report can be asked for. */
-export type Format = "text" | "json" | "markdown" | "html";
-export const FORMATS: readonly Format[] = ["text", "json", "markdown", "html"];
+export type Format = "text" | "json" | "markdown" | "html" | "yaml";
+export const FORMATS: readonly Format[] = ["text", "json", "markdown", "html", "yaml"];
 
 /**
  * Which report prints in which format, without loading a renderer (the CLI
@@ -14,7 +14,7 @@ export const FORMATS_OF = {
   plan: ["text", "json", "markdown", "html"],
   render: ["text", "json", "markdown"],
   diff: ["text", "json", "markdown", "html"],
-  check: ["text", "json", "markdown"],
+  check: ["text", "json", "markdown", "yaml"],
   upgrade: ["text", "json", "markdown", "html"],
   explain: ["text", "json", "markdown"],
   types: ["text", "json", "markdown"],

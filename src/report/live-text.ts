@@ -3,7 +3,7 @@
 import { LIVE_FAILURES, type LiveObjectReport, type LiveSection } from "../diff/model.js";
 import type { Paint } from "./paint.js";
 
-const ORDER = ["conflict", "immutable", "unknown-kind", "forbidden", "error", "adopt", "create", "update", "same"];
+const ORDER = ["blocked", "conflict", "immutable", "unknown-kind", "forbidden", "error", "drift", "delete", "adopt", "create", "update", "same"];
 
 export function liveLines(live: LiveSection, paint: Paint): string[] {
   const counts = Object.entries(live.counts)
@@ -11,6 +11,16 @@ export function liveLines(live: LiveSection, paint: Paint): string[] {
     .map(([outcome, count]) => `${count} ${outcome}`)
     .join(", ");
   const lines = [paint(`  live: ${live.server} (context ${live.context})${counts === "" ? "" : `: ${counts}`}`, "bold")];
+  if (live.release?.revision !== undefined) {
+    const from = live.release.comparedWith === undefined ? "" : `, compared with revision ${live.release.comparedWith}`;
+    lines.push(
+      `    release ${live.release.namespace}/${live.release.name}: revision ${live.release.revision} ${live.release.status} (${live.release.chart})${from}`,
+    );
+  }
+  for (const hook of live.hooks ?? []) {
+    const policies = hook.deletePolicies.length === 0 ? "" : `, deleted ${hook.deletePolicies.join(", ")}`;
+    lines.push(`    hook ${hook.display}: ${hook.events.join(", ")}, weight ${hook.weight}${policies}`);
+  }
   const objects = [...live.objects].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || a.id.localeCompare(b.id));
   for (const object of objects) lines.push(...objectLines(object, paint));
   for (const note of live.notes) lines.push(`    note: ${note}`);
@@ -26,7 +36,8 @@ function objectLines(object: LiveObjectReport, paint: Paint): string[] {
     lines.push(`        ${conflict.field} is owned by "${conflict.manager}"${via}`, paint(`          fix: ${conflict.fix}`, "yellow"));
   }
   if (object.fields !== undefined && object.fields.length > 0) lines.push(`        fields: ${object.fields.join(", ")}`);
-  if (object.owners !== undefined) lines.push(`        owned by: ${object.owners.join(", ")}`);
+  if (object.drift !== undefined) lines.push(paint(`        drift (changed in the cluster, the apply puts back): ${object.drift.join(", ")}`, "yellow"));
+  if (object.owners !== undefined) lines.push(`        owned by: ${object.owners.length === 0 ? "no field manager" : object.owners.join(", ")}`);
   if (object.message !== undefined) lines.push(`        server: ${object.message}`);
   if (object.fix !== undefined) lines.push(paint(`        ${failing ? "fix" : "note"}: ${object.fix}`, failing ? "yellow" : "dim"));
   return lines;

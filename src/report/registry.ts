@@ -2,7 +2,7 @@ import type { DiffReport } from "../diff/model.js";
 import { ChartroomError } from "../errors/index.js";
 import type { CheckReport } from "./check.js";
 import { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
-import { checkMarkdown, checkText } from "./check.js";
+import { checkMarkdown, checkText, checkYaml } from "./check.js";
 import { typesMarkdown, typesText, type TypesReport } from "./codegen.js";
 import { formatMarkdown } from "./diff-markdown.js";
 import { formatText } from "./diff-text.js";
@@ -51,7 +51,7 @@ const RENDERERS: { [K in ReportKind]: Renderers<Extract<AnyReport, { report: K }
   plan: { text: (r, o) => planText(r, o.paint), markdown: (r) => planMarkdown(r), html: (r) => planHtml(r) },
   render: { text: (r, o) => (o.summary ? renderSummary(r) : renderText(r)), markdown: (r) => renderMarkdown(r) },
   diff: { text: (r, o) => formatText(r, o.paint), markdown: (r) => formatMarkdown(r), html: (r) => diffHtml(r) },
-  check: { text: (r, o) => checkText(r, o.paint), markdown: (r) => checkMarkdown(r) },
+  check: { text: (r, o) => checkText(r, o.paint), markdown: (r) => checkMarkdown(r), yaml: (r) => checkYaml(r) },
   upgrade: { text: (r, o) => upgradeText(r, o.paint), markdown: (r) => upgradeMarkdown(r), html: (r) => upgradeHtml(r) },
   explain: { text: (r) => explainText(r), markdown: (r) => explainMarkdown(r) },
   types: { text: (r, o) => typesText(r, o.cwd), markdown: (r, o) => typesMarkdown(r, o.cwd) },

@@ -1,4 +1,7 @@
+import { resolve } from "node:path";
+import type { ClusterRef } from "../config/types.js";
 import type { Finding } from "../model/findings.js";
+import { clusterRef } from "../project/cluster.js";
 import type { CheckReport } from "../report/check.js";
 import { mapLimit } from "../util/pool.js";
 import { checkValues, type ValuesFinding } from "../values/check.js";
@@ -25,6 +28,12 @@ export interface CheckOptions {
    * @default false
    */
   strict?: boolean;
+  /**
+   * Also ask a live cluster whether the kubeconfig's identity may deploy the
+   * stack (one stack: `stack`, or the only one), and the least-privilege
+   * Role that lets it; `{}`: the cluster the stack names in the config.
+   */
+  cluster?: Partial<ClusterRef>;
 }
 
 export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
@@ -63,5 +72,15 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
     policies.push(...(await stackFindings(project, stack)).filter((found) => keys.has(found.chart)));
   }
   const findings: Finding[] = [...(await unreadValuesFiles(project, options.strict === true ? "error" : "warning")), ...values.flat(), ...policies];
-  return { report: "check", format: 1, checked: charts.length * stacks.length, findings, failed: findings.some((found) => found.severity === "error") };
+  const report: CheckReport = { report: "check", format: 1, checked: charts.length * stacks.length, findings, failed: false };
+  if (options.cluster !== undefined) {
+    const given =
+      options.cluster.kubeconfig === undefined ? options.cluster : { ...options.cluster, kubeconfig: resolve(project.config.dir, options.cluster.kubeconfig) };
+    const { deployRights } = await import("../project/rights.js");
+    const { section, findings: refused } = await deployRights(project, stacks[0], clusterRef(given, stacks));
+    report.rights = section;
+    findings.push(...refused);
+  }
+  report.failed = findings.some((found) => found.severity === "error");
+  return report;
 }

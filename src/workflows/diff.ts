@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import type { StackSpec } from "../config/types.js";
+import type { ClusterRef, StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
 import { attachFindings, diffReport, markMoves } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
@@ -7,6 +7,7 @@ import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
 import { targetVersion, type ArchiveTarget } from "../project/archives.js";
+import { clusterRef, connect } from "../project/cluster.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "../project/compare.js";
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
 import { openProject, type Project } from "../project/project.js";
@@ -40,10 +41,11 @@ export interface DiffOptions {
   noCache?: boolean;
   /**
    * Review the new side against a live cluster, named by a kubeconfig file
-   * (never the ambient one) and a context (else the file's current-context):
-   * GETs and server-side applies with dryRun=All only.
+   * (never the ambient one) and a context (else the file's current-context);
+   * `{}`: the one the stack names in the config (stacks.<name>.cluster).
+   * GETs, LISTs and server-side applies with dryRun=All only.
    */
-  cluster?: { kubeconfig: string; context?: string };
+  cluster?: Partial<ClusterRef>;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     showSchemaFields: options.showSchemaFields ?? false,
     noCache: options.noCache,
     extra: options.values,
-    ...(options.cluster === undefined ? {} : { live: await liveReviewer(project, options.cluster) }),
+    ...(options.cluster === undefined ? {} : { live: await liveReviewer(project, stacksFor(project, options.stack), options.cluster) }),
   };
   if (options.to !== undefined) {
     startPolicies(project);
@@ -77,16 +79,16 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
 }
 
 /** One client and one discovery for the run; each chart's new side reviewed with them. */
-async function liveReviewer(project: Project, cluster: { kubeconfig: string; context?: string }): Promise<NonNullable<CompareOptions["live"]>> {
-  const { loadKubeconfig } = await import("../cluster/kubeconfig.js");
-  const { kubeClient } = await import("../cluster/client.js");
-  const { discovery, reviewLive } = await import("../cluster/review.js");
-  const access = await loadKubeconfig(resolve(project.config.dir, cluster.kubeconfig), cluster.context);
-  const client = kubeClient(access);
-  const resourceOf = discovery(client);
-  return async (engine, objects) => {
-    project.progress(`reviewing ${objects.length} object(s) against ${access.server} (context ${access.context})`);
-    return reviewLive(client, access, resourceOf, engine, objects);
+async function liveReviewer(
+  project: Project,
+  stacks: readonly (StackSpec | undefined)[],
+  given: Partial<ClusterRef>,
+): Promise<NonNullable<CompareOptions["live"]>> {
+  const ref = clusterRef(given.kubeconfig === undefined ? given : { ...given, kubeconfig: resolve(project.config.dir, given.kubeconfig) }, stacks);
+  const [{ client, access, resourceOf }, { reviewLive }] = await Promise.all([connect(ref), import("../cluster/review.js")]);
+  return async (input) => {
+    project.progress(`reviewing ${input.objects.length} object(s) against ${access.server} (context ${access.context})`);
+    return reviewLive(client, access, resourceOf, input);
   };
 }
 

@@ -4,11 +4,12 @@
 // held to what chartroom said.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport, LiveSection } from "../../src/diff/model.js";
 import type { Cluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, type ExampleProject, type Outcome } from "../helpers/engine.js";
-import { deployedExample } from "../helpers/live.js";
+import { deployedExample, helm, live as liveObject } from "../helpers/live.js";
 
 const PASSWORD = "planted-live-secret-3391";
 const DEPLOYMENT = (chart: string, where: string) =>
@@ -72,6 +73,126 @@ describe("chartroom diff --cluster, against a real API server", () => {
     const asked = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete");
     expect(asked.length).toBeGreaterThan(0);
     process.stdout.write(`[live review] webapp: offline diff ${offlineMs} ms, with --cluster ${liveMs} ms; ${asked.length} requests for two charts\n`);
+  });
+
+  it("reviews a helm.v3.Release from the release Helm stored: per object, its status, and the hooks the upgrade runs, as helm upgrade lists them", async () => {
+    const { outcome, live } = await review("ledger", { to: "0.2.0" });
+    expect(outcome.code).toBe(2);
+    expect(live.release).toStrictEqual({ name: "ledger", namespace: "ledger", revision: 1, status: "deployed", chart: `ledger-${pins.ledger?.version}` });
+    expect(live.counts).toStrictEqual({ update: 1, same: 1 });
+    expect(live.objects).toStrictEqual([
+      {
+        id: "apps/Deployment/ledger/ledger",
+        display: "Deployment.apps ledger/ledger",
+        outcome: "update",
+        manager: "helm",
+        fields: ['.spec.template.spec.containers[{"name":"ledger"}].image'],
+      },
+    ]);
+    expect(live.hooks).toStrictEqual([
+      {
+        id: "batch/Job/ledger/ledger-migrate",
+        display: "Job.batch ledger/ledger-migrate",
+        events: ["pre-upgrade"],
+        weight: -5,
+        deletePolicies: ["before-hook-creation", "hook-succeeded"],
+      },
+    ]);
+    // Helm's own server dry run of the same upgrade lists the same hooks (and the test hook, which only `helm test` runs).
+    const dry = await helm(cluster, ["upgrade", "ledger", join(project.dir, "charts", "ledger-0.2.0.tgz"), "-n", "ledger", "--dry-run=server"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    const hooks = dry.stdout.slice(dry.stdout.indexOf("HOOKS:"), dry.stdout.indexOf("MANIFEST:"));
+    const named = [...hooks.matchAll(/^kind: (\w+)\nmetadata:\n {2}name: ([\w-]+)\n {2}annotations:\n {4}"helm\.sh\/hook": ([\w,-]+)/gm)];
+    expect(named.map((match) => `${match[1]} ${match[2]} ${match[3]}`)).toStrictEqual([
+      "Pod ledger-test-connection test",
+      "Job ledger-migrate pre-install,pre-upgrade",
+    ]);
+  });
+
+  it("says a Release whose newest revision is pending is blocked, as helm upgrade then refuses it", async () => {
+    const stored = await cluster.kubectl(["get", "secret", "sh.helm.release.v1.ledger.v1", "-n", "ledger", "-o", "json"]);
+    expect(stored.code, stored.stderr).toBe(0);
+    const secret = JSON.parse(stored.stdout) as { data: { release: string } };
+    const record = JSON.parse(gunzipSync(Buffer.from(Buffer.from(secret.data.release, "base64").toString(), "base64")).toString()) as {
+      version: number;
+      info: { status: string };
+    };
+    record.version = 2;
+    record.info.status = "pending-upgrade";
+    const pending = {
+      apiVersion: "v1",
+      kind: "Secret",
+      type: "helm.sh/release.v1",
+      metadata: {
+        name: "sh.helm.release.v1.ledger.v2",
+        namespace: "ledger",
+        labels: { owner: "helm", name: "ledger", status: "pending-upgrade", version: "2" },
+      },
+      data: { release: Buffer.from(gzipSync(JSON.stringify(record)).toString("base64")).toString("base64") },
+    };
+    const created = await cluster.kubectl(["create", "-f", "-"], { input: JSON.stringify(pending) });
+    expect(created.code, created.stderr).toBe(0);
+    try {
+      const { outcome, live } = await review("ledger");
+      expect(outcome.code).toBe(2);
+      expect(live.release).toMatchObject({ revision: 2, status: "pending-upgrade", comparedWith: 1 });
+      expect(live.objects).toContainEqual(
+        expect.objectContaining({ outcome: "blocked", display: "release ledger/ledger", fix: expect.stringContaining("helm rollback ledger -n ledger") }),
+      );
+      const refusedByHelm = await helm(cluster, ["upgrade", "ledger", join(project.dir, "charts", "ledger-0.2.0.tgz"), "-n", "ledger", "--dry-run=server"]);
+      expect(refusedByHelm.code).not.toBe(0);
+      expect(refusedByHelm.stderr).toContain("another operation (install/upgrade/rollback) is in progress");
+    } finally {
+      await cluster.kubectl(["delete", "secret", "sh.helm.release.v1.ledger.v2", "-n", "ledger"]);
+    }
+  });
+
+  it("shows drift apart: a label removed out of band, which pulumi preview --refresh and helm upgrade put back", async () => {
+    for (const [name, namespace, label] of [
+      ["webapp", "web", "app.kubernetes.io/version"],
+      ["ledger", "ledger", "app.kubernetes.io/name"],
+    ] as const) {
+      const removed = await cluster.kubectl(["label", "deployment", name, "-n", namespace, `${label}-`]);
+      expect(removed.code, removed.stderr).toBe(0);
+    }
+    // A label added out of band is another manager's field: no apply removes it, so it is no drift.
+    expect((await cluster.kubectl(["label", "deployment", "webapp", "-n", "web", "example.test/edited=yes"])).code).toBe(0);
+    const web = await review("webapp");
+    expect(web.outcome.code).toBe(2);
+    expect(web.live.objects).toStrictEqual([
+      {
+        id: "apps/Deployment/web/webapp",
+        display: "Deployment.apps web/webapp",
+        outcome: "drift",
+        manager: expect.stringMatching(/^pulumi-kubernetes-/),
+        fields: [],
+        drift: [".metadata.labels.app.kubernetes.io/version"],
+      },
+    ]);
+    // The same drift under a version bump that changes other labels: those are the change, this one stays drift.
+    const ledger = await review("ledger", { to: "0.2.0" });
+    expect(ledger.live.objects.find((object) => object.display === "Deployment.apps ledger/ledger")).toMatchObject({
+      outcome: "update",
+      fields: ['.spec.template.spec.containers[{"name":"ledger"}].image'],
+      drift: [".metadata.labels.app.kubernetes.io/name"],
+    });
+    const preview = await project.pulumi(["preview", "--refresh", "--diff", "--target", DEPLOYMENT("webapp", "web/webapp")]);
+    expect(preview.code, preview.stderr).toBe(0);
+    // The labels block holds that one label: the one added out of band is left alone, as chartroom said.
+    expect(preview.stdout).toMatch(/~ labels: \{\n\s+\+ app\.kubernetes\.io\/version: "[^"]+"\n\s+\}/);
+    const upgraded = await helm(cluster, [
+      "upgrade",
+      "ledger",
+      join(project.dir, "charts", `ledger-${pins.ledger?.version}.tgz`),
+      "-n",
+      "ledger",
+      "--reuse-values",
+    ]);
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    expect((await liveObject(cluster, { kind: "Deployment", group: "apps", namespace: "ledger", name: "ledger" }))?.metadata.labels).toMatchObject({
+      "app.kubernetes.io/name": "ledger",
+    });
+    expect((await review("ledger")).live).toMatchObject({ counts: { same: 2 }, objects: [], release: { revision: 2, status: "deployed" } });
   });
 
   it("names an immutable field the new version changes, before helm.v4.Chart's replacement fails on it", async () => {
@@ -165,5 +286,12 @@ describe("chartroom diff --cluster, against a real API server", () => {
     const refused = await project.chartroom(["diff", "webapp", "--to", "1.0.1", "--cluster", "--kubeconfig", exec]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('error CLUSTER_CONFIG_INVALID: context "c" authenticates with an exec plugin, which chartroom does not run');
+  });
+
+  it("wrote nothing over the whole file: every request chartroom sent was a read or a dry run", async () => {
+    const mine = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review");
+    expect(mine.length).toBeGreaterThan(100);
+    const writes = mine.filter((event) => !(["get", "list"].includes(event.verb) || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))));
+    expect(writes).toStrictEqual([]);
   });
 });

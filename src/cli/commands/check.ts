@@ -1,10 +1,10 @@
 import type { CheckReport } from "../../report/check.js";
-import { stringOption, type Command } from "../command.js";
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, stringOption, type Command } from "../command.js";
 
 export const checkCommand: Command<CheckReport> = {
   name: "check",
   summary: "validate every chart's values for every stack, and catch unknown keys",
-  usage: "chartroom check [<chart>...] [--stack S] [--strict]",
+  usage: "chartroom check [<chart>...] [--stack S] [--strict] [--cluster [--kubeconfig F] [--context C]]",
   help: [
     "Coalesces the chart's defaults with values/<chart>/values.yaml and",
     "values/<chart>/<stack>.yaml as Helm does, validates the result against the",
@@ -14,16 +14,26 @@ export const checkCommand: Command<CheckReport> = {
     "runs the policy rules (policies/) over all of them together.",
     "Exits 2 when any error is found.",
     "",
-    "      --stack <name>     one stack only",
-    "      --strict           values files nothing reads are errors, not warnings",
+    "      --stack <name>       one stack only",
+    "      --strict             values files nothing reads are errors, not warnings",
+    "      --cluster            also ask the cluster whether the kubeconfig's identity may",
+    "                           deploy the stack: every verb per kind and namespace the",
+    "                           engine uses (apply, await, Helm's release record, RBAC it",
+    "                           grants), each refused one an error worded as the API server",
+    "                           words it. With --format yaml: the least-privilege Role and",
+    "                           ClusterRole, with bindings, that grant exactly those",
+    ...CLUSTER_HELP,
   ],
-  options: { stack: { type: "string" }, strict: { type: "boolean" } },
+  options: { stack: { type: "string" }, strict: { type: "boolean" }, ...CLUSTER_OPTIONS },
   reports: ["check"],
-  run: async (project, args) =>
-    (await import("../../workflows/check.js")).check(project, {
+  run: async (project, args, context) => {
+    const cluster = clusterOption(args, context.cwd);
+    return (await import("../../workflows/check.js")).check(project, {
       charts: args.positionals,
       stack: stringOption(args, "stack"),
       strict: args.values.strict === true,
-    }),
+      ...(cluster === undefined ? {} : { cluster }),
+    });
+  },
   exitCode: (report) => (report.failed ? 2 : 0),
 };

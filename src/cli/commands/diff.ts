@@ -1,12 +1,10 @@
 import type { DiffReport } from "../../diff/model.js";
-import { resolve } from "node:path";
-import { ChartroomError } from "../../errors/index.js";
-import { flag, stringOption, type Command } from "../command.js";
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, flag, stringOption, type Command } from "../command.js";
 
 export const diffCommand: Command<DiffReport> = {
   name: "diff",
   summary: "render both sides offline and show per-object changes",
-  usage: "chartroom diff [<chart>...] [--stack S] [--to <version|wanted|latest> | --base <git-ref>] [--cluster --kubeconfig F [--context C]]",
+  usage: "chartroom diff [<chart>...] [--stack S] [--to <version|wanted|latest> | --base <git-ref>] [--cluster [--kubeconfig F] [--context C]]",
   help: [
     "Compares the rendered Kubernetes objects of two sides, per chart and stack:",
     "  --to <v>    the pinned version against another version (an exact version,",
@@ -27,8 +25,7 @@ export const diffCommand: Command<DiffReport> = {
     "                           provider's field manager (helm.v4.Chart charts); names",
     "                           conflicts with their owner and fix, immutable fields,",
     "                           kinds not served, verbs the identity lacks. Writes nothing",
-    "      --kubeconfig <file>  with --cluster: the cluster's kubeconfig (never the ambient one)",
-    "      --context <name>     with --cluster: its context (default: the file's current-context)",
+    ...CLUSTER_HELP,
     "",
     "Each object names the step its chart's engine takes (`step`): helm.v4.Chart's",
     "provider replaces ConfigMaps and Secrets whose data changes, among others.",
@@ -44,27 +41,14 @@ export const diffCommand: Command<DiffReport> = {
     "show-secrets": { type: "boolean" },
     "show-schema-fields": { type: "boolean" },
     "no-cache": { type: "boolean" },
-    cluster: { type: "boolean" },
-    kubeconfig: { type: "string" },
-    context: { type: "string" },
+    ...CLUSTER_OPTIONS,
   },
   reports: ["diff"],
   async run(project, args, context) {
     const [{ diff }, { valuesFiles }] = await Promise.all([import("../../workflows/diff.js"), import("./values-files.js")]);
-    const kubeconfig = stringOption(args, "kubeconfig");
-    const kubeContext = stringOption(args, "context");
-    if (flag(args, "cluster") && kubeconfig === undefined) {
-      throw new ChartroomError("USAGE", "--cluster needs the cluster named: --kubeconfig <file> [--context <name>]", {
-        hint: "chartroom never uses ~/.kube/config or $KUBECONFIG on its own: pass the file (--kubeconfig ~/.kube/config is fine)",
-      });
-    }
-    if (!flag(args, "cluster") && (kubeconfig !== undefined || kubeContext !== undefined)) {
-      throw new ChartroomError("USAGE", "--kubeconfig and --context go with --cluster", { hint: "add --cluster to review against the cluster" });
-    }
+    const cluster = clusterOption(args, context.cwd);
     return diff(project, {
-      ...(kubeconfig === undefined
-        ? {}
-        : { cluster: { kubeconfig: resolve(context.cwd, kubeconfig), ...(kubeContext === undefined ? {} : { context: kubeContext }) } }),
+      ...(cluster === undefined ? {} : { cluster }),
       charts: args.positionals,
       stack: stringOption(args, "stack"),
       to: stringOption(args, "to"),

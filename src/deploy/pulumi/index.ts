@@ -6,6 +6,7 @@ import type { WrittenConfig } from "../../config/types.js";
 import { ChartroomError } from "../../errors/index.js";
 import { didYouMean } from "../../util/nearest.js";
 import type { ChartValues, ValuesOf } from "../../values/typed.js";
+import { BUILT_IN_NAMESPACES } from "../../engine/rights.js";
 import { SchemaCache } from "../../values/schema.js";
 import { deploymentPlans, type DeploymentPlan } from "../../workflows/deployments.js";
 import { checkOptions } from "../../project/arguments.js";
@@ -127,7 +128,6 @@ function unknownChart(key: string, keys: string[]): never {
 }
 
 /** Namespaces every cluster has: creating one fails with AlreadyExists, deleting one is a disaster. */
-const BUILT_IN_NAMESPACES = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 
 function createNamespaces(plans: DeploymentPlan[], options: DeployOptions, prefix: string): Map<string, k8s.core.v1.Namespace> {
   const used = [...new Set(plans.map((plan) => plan.spec.namespace))].sort();
