@@ -37,19 +37,19 @@ function serviceChart(version: string): Map<string, Buffer> {
 }
 
 /** The platform's files in `dir`: a file repository with the service chart at two versions, the config, values. */
-export async function makePlatform(dir: string, helm: string): Promise<string[]> {
+export async function makePlatform(dir: string, helm: string, count = CHARTS, stacks: readonly string[] = STACKS): Promise<string[]> {
   await mkdir(join(dir, "charts"));
   for (const version of ["1.0.0", "1.1.0"])
     await writeFile(join(dir, "charts", `service-${version}.tgz`), await packChart("service", serviceChart(version), new Date(0)));
   await run(helm, ["repo", "index", join(dir, "charts")], {
     env: { ...process.env, HELM_CACHE_HOME: join(dir, ".helm"), HELM_CONFIG_HOME: join(dir, ".helm") },
   });
-  const keys = Array.from({ length: CHARTS }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
+  const keys = Array.from({ length: count }, (_, i) => `svc-${String(i).padStart(3, "0")}`);
   const charts = keys.map((key) => `    "${key}": { repository: "local", chart: "service", version: "~1.0.0", namespace: "${key}" },`).join("\n");
-  const stacks = STACKS.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
+  const declared = stacks.map((stack) => `    ${stack}: { kubeVersion: "1.31.0" },`).join("\n");
   await writeFile(
     join(dir, "chartroom.config.ts"),
-    `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${stacks}\n  },\n});\n`,
+    `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: {\n${charts}\n  },\n  stacks: {\n${declared}\n  },\n});\n`,
   );
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "platform", private: true, type: "module" }));
   await mkdir(join(dir, "node_modules"));
@@ -93,7 +93,7 @@ interface Timed {
 }
 
 /** A whole chartroom process, compiled, as a user runs it. */
-async function chartroom(dir: string, args: string[], cache: string, helm: string): Promise<Timed> {
+export async function chartroom(dir: string, args: string[], cache: string, helm: string): Promise<Timed> {
   const started = performance.now();
   try {
     // helm installed, as on a user's machine: the run does not extract one.

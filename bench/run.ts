@@ -7,6 +7,7 @@ import { benchCheckValues } from "./check-values.js";
 import { benchCliStart } from "./cli-start.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLargeInputs } from "./large-inputs.js";
+import { benchLiveReview } from "./live-review.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
 import { benchPlatformScale } from "./platform-scale.js";
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   deploy: benchDeploy,
   "public-api": () => benchPublicApi(),
   "cli-start": () => benchCliStart(),
+  "live-review": () => benchLiveReview(cacheRoot),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */

@@ -8,6 +8,7 @@ import { liveChanges } from "../diff/live-changes.js";
 import type { LiveHook, LiveInput, LiveObjectReport, LiveSection } from "../diff/model.js";
 import { entryOf, type ManagedEntry } from "../diff/managed-fields.js";
 import { adviceFor, PULUMI_MANAGER, parseConflicts } from "../engine/conflicts.js";
+import { awaitsOf, STUCK } from "../engine/readiness.js";
 import { ENGINES } from "../engine/records.js";
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
@@ -60,6 +61,8 @@ interface Asking {
   served: ReadonlySet<string>;
   /** helm.v3.Release: objects Helm adopts must carry the release's ownership annotations. */
   release?: { name: string; namespace: string };
+  /** The live objects seen, by id (readiness reads their pods). */
+  seen: Map<string, Record<string, unknown>>;
 }
 
 /** Review the objects one chart renders (its new side) against the cluster. */
@@ -84,6 +87,7 @@ export async function reviewLive(
     sealedBefore: record.base === "old render" && input.previousSealed,
     served: crdKinds(deployed),
     ...(record.base === "stored release" ? { release: input.release } : {}),
+    seen: new Map(),
   };
   const now = new Set(deployed.map((object) => object.id));
   const gone = before.filter((object) => !now.has(object.id));
@@ -95,7 +99,42 @@ export async function reviewLive(
     section.counts[report.outcome] = (section.counts[report.outcome] ?? 0) + 1;
     if (report.outcome !== "same") section.objects.push(report);
   }
+  const waits = awaitsOf(input.engine, input.objects).sort((a, b) => a.display.localeCompare(b.display));
+  section.awaits = await mapLimit(waits, CONCURRENCY, async (awaited) => {
+    const live = asking.seen.get(awaited.id);
+    const failing = live === undefined ? [] : await stuckPods(client, live);
+    return failing.length === 0 ? awaited : { ...awaited, failing };
+  });
   return section;
+}
+
+/** The pods a live workload selects that are stuck in a state its rollout does not leave on its own. */
+async function stuckPods(client: KubeClient, live: Record<string, unknown>): Promise<string[]> {
+  const spec = isRecord(live.spec) ? live.spec : {};
+  const selector = isRecord(spec.selector) && isRecord(spec.selector.matchLabels) ? spec.selector.matchLabels : undefined;
+  const metadata = isRecord(live.metadata) ? live.metadata : {};
+  if (selector === undefined || typeof metadata.namespace !== "string") return [];
+  const labels = Object.entries(selector)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(",");
+  const answer = await client.get(`/api/v1/namespaces/${encodeURIComponent(metadata.namespace)}/pods?labelSelector=${encodeURIComponent(labels)}`);
+  const pods = answer.status === 200 && isRecord(answer.body) && Array.isArray(answer.body.items) ? answer.body.items.filter(isRecord) : [];
+  const out: string[] = [];
+  for (const pod of pods) {
+    const status = isRecord(pod.status) ? pod.status : {};
+    const name = isRecord(pod.metadata) ? String(pod.metadata.name) : "?";
+    const containers = [
+      ...(Array.isArray(status.initContainerStatuses) ? status.initContainerStatuses : []),
+      ...(Array.isArray(status.containerStatuses) ? status.containerStatuses : []),
+    ];
+    for (const container of containers.filter(isRecord)) {
+      const waiting = isRecord(container.state) && isRecord(container.state.waiting) ? container.state.waiting : undefined;
+      if (waiting === undefined || !STUCK.has(String(waiting.reason))) continue;
+      const message = typeof waiting.message === "string" ? `: ${waiting.message.slice(0, 200)}` : "";
+      out.push(`${name} ${String(container.name)}: ${String(waiting.reason)}${message}`);
+    }
+  }
+  return out.sort();
 }
 
 /**
@@ -189,6 +228,7 @@ async function reviewObject(client: KubeClient, resourceOf: ReturnType<typeof di
   if (got.status === 403) return refused(base, got, object);
   if (got.status !== 200 && got.status !== 404) return failed(base, got, object);
   const live = got.status === 200 && isRecord(got.body) ? got.body : undefined;
+  if (live !== undefined) asking.seen.set(object.id, live);
   const managed = live === undefined ? [] : managedOf(live);
   const previous = asking.before.get(object.id);
   if (asking.release !== undefined && live !== undefined && previous === undefined) {

@@ -178,6 +178,8 @@ export interface LiveSection {
   release?: LiveRelease;
   /** helm.v3.Release: the hooks the upgrade (or install) runs, in Helm's order. */
   hooks?: LiveHook[];
+  /** What the engine waits for before the deploy goes on, per object, and pods already stuck where it would wait. */
+  awaits?: LiveAwait[];
   notes: string[];
 }
 
@@ -192,6 +194,16 @@ export interface LiveRelease {
   chart?: string;
   /** The revision the per-object comparison starts from, when not the newest (the newest failed). */
   comparedWith?: number;
+}
+
+/** One object the engine waits for (engine/readiness.ts), and what would already fail the wait. */
+export interface LiveAwait {
+  id: string;
+  display: string;
+  on: string;
+  note?: string;
+  /** Pods of the live object stuck now (`pod container: reason`): the wait would end in a timeout. */
+  failing?: string[];
 }
 
 export interface LiveHook {

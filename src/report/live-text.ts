@@ -23,6 +23,14 @@ export function liveLines(live: LiveSection, paint: Paint): string[] {
   }
   const objects = [...live.objects].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || a.id.localeCompare(b.id));
   for (const object of objects) lines.push(...objectLines(object, paint));
+  // Every awaited object is in the JSON; text names those whose wait proves little or would fail.
+  const awaits = live.awaits ?? [];
+  if (awaits.length > 0) lines.push(paint(`    waits for ${awaits.length} object(s) before going on (--format json says on what)`, "dim"));
+  for (const awaited of awaits.filter((item) => item.note !== undefined || item.failing !== undefined)) {
+    lines.push(`    · waits for ${awaited.display}: ${awaited.on}`);
+    if (awaited.note !== undefined) lines.push(paint(`        note: ${awaited.note}`, "yellow"));
+    for (const stuck of awaited.failing ?? []) lines.push(paint(`        ✗ stuck now, the wait would time out: ${stuck}`, "red"));
+  }
   for (const note of live.notes) lines.push(`    note: ${note}`);
   return lines;
 }

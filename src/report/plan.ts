@@ -1,5 +1,5 @@
 import type { EngineName } from "../model/engine.js";
-import type { ObjectAction } from "../diff/model.js";
+import type { LiveOutcome, ObjectAction } from "../diff/model.js";
 import { describeCounts } from "../diff/report.js";
 import type { OutdatedRow } from "../versions/outdated.js";
 import type { Paint } from "./paint.js";
@@ -16,7 +16,13 @@ export interface PlanRow {
   engine?: EngineName;
   outdated?: OutdatedRow;
   /** What moving to the next version (wanted, else latest) does, per stack. */
-  next?: { version: string; stacks: Record<string, Record<ObjectAction, number>>; contract: Record<string, number> };
+  next?: {
+    version: string;
+    stacks: Record<string, Record<ObjectAction, number>>;
+    contract: Record<string, number>;
+    /** With `--cluster`: per stack reviewed against its cluster, the live outcomes other than `same`. */
+    live?: Record<string, Partial<Record<LiveOutcome, number>>>;
+  };
   /** Policy findings of the pinned version, every stack together (silenced ones not counted). */
   findings?: { errors: number; warnings: number };
   problems: string[];
@@ -62,7 +68,9 @@ function nextLines(rows: PlanRow[]): string[] {
     .map((row) => {
       const stacks = Object.entries(row.next?.stacks ?? {}).map(([stack, counts]) => {
         const contract = row.next?.contract[stack] ?? 0;
-        return `    ${stack}: ${describeCounts(counts)}${contract > 0 ? `; ${contract} values contract finding(s)` : ""}`;
+        const live = Object.entries(row.next?.live?.[stack] ?? {}).map(([outcome, count]) => `${count} ${outcome}`);
+        const liveText = row.next?.live?.[stack] === undefined ? "" : `; live: ${live.length === 0 ? "nothing changes" : live.join(", ")}`;
+        return `    ${stack}: ${describeCounts(counts)}${contract > 0 ? `; ${contract} values contract finding(s)` : ""}${liveText}`;
       });
       return [`  ${row.chart} ${row.pinned} → ${row.next?.version}`, ...stacks].join("\n");
     });

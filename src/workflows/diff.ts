@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import type { ClusterRef, StackSpec } from "../config/types.js";
 import type { ChartReport, DiffReport } from "../diff/model.js";
 import { attachFindings, diffReport, markMoves } from "../diff/report.js";
@@ -7,7 +7,7 @@ import type { ValuesLayer } from "../model/values.js";
 import { didYouMean } from "../util/nearest.js";
 import { snapshotAt } from "../vcs/git.js";
 import { targetVersion, type ArchiveTarget } from "../project/archives.js";
-import { clusterRef, connect } from "../project/cluster.js";
+import { liveReviewer } from "../project/cluster.js";
 import { compareSides, versionTarget, type CompareOptions, type Side } from "../project/compare.js";
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
 import { openProject, type Project } from "../project/project.js";
@@ -76,20 +76,6 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
   }
   const { reports, unchanged } = await baseMode(project, options, options.base ?? "HEAD", compare);
   return diffReport(reports, unchanged);
-}
-
-/** One client and one discovery for the run; each chart's new side reviewed with them. */
-async function liveReviewer(
-  project: Project,
-  stacks: readonly (StackSpec | undefined)[],
-  given: Partial<ClusterRef>,
-): Promise<NonNullable<CompareOptions["live"]>> {
-  const ref = clusterRef(given.kubeconfig === undefined ? given : { ...given, kubeconfig: resolve(project.config.dir, given.kubeconfig) }, stacks);
-  const [{ client, access, resourceOf }, { reviewLive }] = await Promise.all([connect(ref), import("../cluster/review.js")]);
-  return async (input) => {
-    project.progress(`reviewing ${input.objects.length} object(s) against ${access.server} (context ${access.context})`);
-    return reviewLive(client, access, resourceOf, input);
-  };
 }
 
 async function versionMode(project: Project, options: DiffOptions, to: string, compare: CompareOptions): Promise<ChartReport[]> {

@@ -8,10 +8,13 @@ import { mapLimit } from "../util/pool.js";
 import { outdatedRow } from "../versions/outdated.js";
 import { offlineRefusal } from "../engine/offline.js";
 import { archiveFor, inspectionOf } from "../project/archives.js";
-import { compareSides, versionTarget } from "../project/compare.js";
+import { liveReviewer } from "../project/cluster.js";
+import { type CompareOptions, compareSides, versionTarget } from "../project/compare.js";
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
 import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf, stackName, stacksFor } from "../project/select.js";
+
+type Live = NonNullable<CompareOptions["live"]>;
 
 /** Options of `plan`. */
 export interface PlanOptions {
@@ -22,6 +25,12 @@ export interface PlanOptions {
    * @default true
    */
   diff?: boolean;
+  /**
+   * Review each next version against each stack's own cluster too (its
+   * `cluster` in the config; stacks without one are not reviewed live).
+   * @default false
+   */
+  cluster?: boolean;
 }
 
 /**
@@ -33,10 +42,20 @@ export interface PlanOptions {
 export async function plan(project: Project, options: PlanOptions = {}): Promise<PlanReport> {
   startPolicies(project);
   const charts = selectCharts(project, options.charts);
+  const reviewers = new Map<string, Live>();
+  if (options.cluster === true) {
+    const named = stacksFor(project).filter((stack) => stack?.cluster !== undefined);
+    if (named.length === 0) {
+      throw new ChartroomError("USAGE", "plan --cluster reviews each stack against the cluster it names, and no stack names one", {
+        hint: "set stacks.<name>.cluster: { kubeconfig, context? } in the config (or use diff --cluster --kubeconfig <file>)",
+      });
+    }
+    for (const stack of named) if (stack !== undefined) reviewers.set(stack.name, await liveReviewer(project, [stack], {}));
+  }
   let done = 0;
   const rows = await mapLimit(charts, 4, async (spec) => {
     const row = await planRow(project, spec);
-    if (options.diff !== false) await addNext(project, row, spec);
+    if (options.diff !== false) await addNext(project, row, spec, reviewers);
     project.progress(`[${++done}/${charts.length}] checked ${spec.key}`);
     return row;
   });
@@ -82,7 +101,7 @@ async function planRow(project: Project, spec: ChartSpec): Promise<PlanRow> {
   return row;
 }
 
-async function addNext(project: Project, row: PlanRow, spec: ChartSpec): Promise<void> {
+async function addNext(project: Project, row: PlanRow, spec: ChartSpec, reviewers: ReadonlyMap<string, Live>): Promise<void> {
   const outdated = row.outdated;
   const pin = project.lock?.charts[spec.key];
   if (!row.verified || outdated === undefined || pin === undefined) return;
@@ -92,15 +111,19 @@ async function addNext(project: Project, row: PlanRow, spec: ChartSpec): Promise
     const version = await versionTarget(project, spec, next);
     const stacks: Record<string, Record<ObjectAction, number>> = {};
     const contract: Record<string, number> = {};
+    const live: NonNullable<NonNullable<PlanRow["next"]>["live"]> = {};
     for (const stack of stacksFor(project)) {
+      const reviewer = reviewers.get(stackName(stack));
       const report = await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version } }, stack, {
         showSecrets: false,
         showBookkeeping: false,
+        ...(reviewer === undefined ? {} : { live: reviewer }),
       });
       stacks[stackName(stack)] = countActions(report);
       contract[stackName(stack)] = report.contract.filter((change) => change.kind !== "default").length;
+      if (report.live !== undefined) live[stackName(stack)] = Object.fromEntries(Object.entries(report.live.counts).filter(([outcome]) => outcome !== "same"));
     }
-    row.next = { version: next, stacks, contract };
+    row.next = { version: next, stacks, contract, ...(Object.keys(live).length === 0 ? {} : { live }) };
   } catch (error) {
     if (!ChartroomError.isInstance(error)) throw error;
     row.problems.push(`rendering ${next}: ${error.code}: ${error.message}`);

@@ -6,6 +6,9 @@ import type { ChartVersion } from "../model/charts.js";
 import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
 import type { ArchiveTarget } from "../project/archives.js";
+import type { ClusterRef } from "../config/types.js";
+import { LIVE_FAILURES } from "../diff/model.js";
+import { liveReviewer } from "../project/cluster.js";
 import { compareSides } from "../project/compare.js";
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
 import { whileWriting } from "../project/writing.js";
@@ -33,12 +36,19 @@ export interface UpgradeOptions {
   charts?: readonly string[];
   /** Report one stack only (the lock is per chart, not per stack). */
   stack?: string;
+  /**
+   * Review each move against a live cluster too (as `diff --cluster`); a
+   * move the deploy would stop on (a conflict, an immutable field, a missing
+   * right or kind) is then not written. `{}`: the stack's cluster in the config.
+   */
+  cluster?: Partial<ClusterRef>;
 }
 
 export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
   startPolicies(project);
   const stacks = stacksFor(project, options.stack);
   const plan: UpgradePlan = { moves: [], notes: [], charts: [] };
+  const live = options.cluster === undefined ? undefined : await liveReviewer(project, stacks, options.cluster);
   for (const spec of selectCharts(project, options.charts)) {
     const pin = requirePin(project, spec);
     const versions = await sourceOf(project, spec).listVersions(spec.chart);
@@ -57,6 +67,7 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
         await compareSides({ project, spec, target: { pin } }, { project, spec, target: { version: wanted } }, stack, {
           showSecrets: false,
           showBookkeeping: false,
+          ...(live === undefined ? {} : { live }),
         }),
       );
     }
@@ -81,6 +92,18 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
  */
 export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise<UpgradeReport> {
   if (plan.moves.length === 0) return upgradeReport(plan, false);
+  const stopping = plan.charts.filter(
+    (chart) =>
+      chart.live?.objects.some((object) => LIVE_FAILURES.includes(object.outcome)) === true ||
+      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true,
+  );
+  if (stopping.length > 0) {
+    const report = upgradeReport(plan, false);
+    report.notes.push(
+      `not written: the live review found what the deploy would stop on in ${stopping.map((chart) => `${chart.chart} [${chart.stack}]`).join(", ")} (see live:)`,
+    );
+    return report;
+  }
   // Checked against the lock as it is once this run is its only writer.
   return whileWriting(project, "chartroom upgrade", async () => {
     checkMoves(project, plan);

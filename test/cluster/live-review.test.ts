@@ -31,6 +31,25 @@ describe("chartroom diff --cluster, against a real API server", () => {
     return { outcome, live };
   };
 
+  /** The lines of the README's first code block after `marker`. */
+  const readmeBlock = async (marker: string): Promise<string[]> => {
+    const readme = await readFile(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const shown = readme.slice(readme.indexOf(marker));
+    expect(shown.length).toBeLessThan(readme.length);
+    return shown.slice(shown.indexOf("```\n") + 4, shown.indexOf("\n```", shown.indexOf("```\n") + 4)).split("\n");
+  };
+  const withPort = (text: string) => text.replace(cluster.server.split(":").at(-1) ?? "", "<port>");
+
+  /** Lets `upgrade` move the ledger to 0.2.0 (its range stops below it); returns what puts the config back. */
+  const widenLedger = async (): Promise<() => Promise<void>> => {
+    const file = join(project.dir, "chartroom.config.ts");
+    const config = await readFile(file, "utf8");
+    const widened = config.replace('ledger: { repository: "local", version: "^0.1.0"', 'ledger: { repository: "local", version: ">=0.1.0 <0.3.0"');
+    expect(widened).not.toBe(config);
+    await writeFile(file, widened);
+    return () => writeFile(file, config);
+  };
+
   beforeAll(async () => {
     ({ cluster, project } = await deployedExample("chartroom-live-review-", PASSWORD));
     pins = (JSON.parse(await readFile(join(project.dir, "charts.lock.json"), "utf8")) as { charts: Record<string, { version: string }> }).charts;
@@ -67,7 +86,9 @@ describe("chartroom diff --cluster, against a real API server", () => {
     ]);
     expect(storefront.outcome.stdout).not.toMatch(/"password":\s*"/);
     const writes = (await cluster.audit()).filter(
-      (event) => event.userAgent === "chartroom-live-review" && !(event.verb === "get" || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))),
+      (event) =>
+        event.userAgent === "chartroom-live-review" &&
+        !(["get", "list"].includes(event.verb) || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))),
     );
     expect(writes).toStrictEqual([]);
     const asked = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete");
@@ -98,6 +119,8 @@ describe("chartroom diff --cluster, against a real API server", () => {
         deletePolicies: ["before-hook-creation", "hook-succeeded"],
       },
     ]);
+    const text = await project.chartroom(["diff", "ledger", "--to", "0.2.0", "--stack", "dev", "--cluster", "--kubeconfig", cluster.kubeconfigFile()]);
+    for (const line of await readmeBlock("lists\nthe same hooks):")) expect(withPort(text.stdout)).toContain(line);
     // Helm's own server dry run of the same upgrade lists the same hooks (and the test hook, which only `helm test` runs).
     const dry = await helm(cluster, ["upgrade", "ledger", join(project.dir, "charts", "ledger-0.2.0.tgz"), "-n", "ledger", "--dry-run=server"]);
     expect(dry.code, dry.stderr).toBe(0);
@@ -142,6 +165,17 @@ describe("chartroom diff --cluster, against a real API server", () => {
       const refusedByHelm = await helm(cluster, ["upgrade", "ledger", join(project.dir, "charts", "ledger-0.2.0.tgz"), "-n", "ledger", "--dry-run=server"]);
       expect(refusedByHelm.code).not.toBe(0);
       expect(refusedByHelm.stderr).toContain("another operation (install/upgrade/rollback) is in progress");
+      // upgrade --cluster does not pin a version the deploy would stop on: the lock stays byte for byte.
+      const lock = await readFile(join(project.dir, "charts.lock.json"), "utf8");
+      const restore = await widenLedger();
+      try {
+        const upgrade = await project.chartroom(["upgrade", "ledger", "--stack", "dev", "--cluster", "--kubeconfig", cluster.kubeconfigFile()]);
+        expect(upgrade.code, `${upgrade.stdout}${upgrade.stderr}`).toBe(2);
+        expect(upgrade.stdout).toContain("not written: the live review found what the deploy would stop on in ledger [dev]");
+        expect(await readFile(join(project.dir, "charts.lock.json"), "utf8")).toBe(lock);
+      } finally {
+        await restore();
+      }
     } finally {
       await cluster.kubectl(["delete", "secret", "sh.helm.release.v1.ledger.v2", "-n", "ledger"]);
     }
@@ -195,6 +229,34 @@ describe("chartroom diff --cluster, against a real API server", () => {
     expect((await review("ledger")).live).toMatchObject({ counts: { same: 2 }, objects: [], release: { revision: 2, status: "deployed" } });
   });
 
+  it("says what each engine waits for, where the wait proves little, and a pod already stuck where it would wait", async () => {
+    const listed = await cluster.kubectl(["get", "pods", "-n", "ledger", "-l", "app.kubernetes.io/name=ledger", "-o", "json"]);
+    const pod = (JSON.parse(listed.stdout) as { items: { metadata: { name: string } }[] }).items[0]?.metadata.name ?? "?";
+    const waiting = { reason: "ImagePullBackOff", message: 'Back-off pulling image "registry.example.test/ledger:3.2.0"' };
+    const status = {
+      containerStatuses: [{ name: "ledger", image: "registry.example.test/ledger:3.2.0", imageID: "", ready: false, restartCount: 0, state: { waiting } }],
+    };
+    const stuck = await cluster.kubectl(["patch", "pod", pod, "-n", "ledger", "--subresource=status", "--type=merge", "-p", JSON.stringify({ status })]);
+    expect(stuck.code, stuck.stderr).toBe(0);
+    const { outcome, live } = await review("ledger");
+    expect(outcome.code).toBe(2);
+    expect(live.awaits).toStrictEqual([
+      {
+        id: "apps/Deployment/ledger/ledger",
+        display: "Deployment.apps ledger/ledger",
+        on: "its new ReplicaSet's ready pods (replicas less maxUnavailable)",
+        note: "no readinessProbe on ledger: ready as soon as started, so the wait proves little",
+        failing: [`${pod} ledger: ImagePullBackOff: ${waiting.message}`],
+      },
+      { id: "batch/Job/ledger/ledger-migrate", display: "Job.batch ledger/ledger-migrate", on: "Complete (waitForJobs), as a hook before the release goes on" },
+      { id: "/Service/ledger/ledger", display: "Service ledger/ledger", on: "a cluster IP" },
+    ]);
+    // Under helm.v4.Chart the provider's awaiters: a Service waits for endpoints.
+    const web = await review("webapp");
+    expect(web.live.awaits?.find((awaited) => awaited.display === "Service web/webapp")?.on).toBe("endpoints for its selector");
+    expect(web.live.awaits?.find((awaited) => awaited.display === "Deployment.apps web/webapp")?.on).toContain("NewReplicaSetAvailable");
+  });
+
   it("names an immutable field the new version changes, before helm.v4.Chart's replacement fails on it", async () => {
     const { outcome, live } = await review("webapp", { to: "2.0.0" });
     expect(outcome.code).toBe(2);
@@ -229,10 +291,7 @@ describe("chartroom diff --cluster, against a real API server", () => {
     ]);
     expect(text.stdout).toContain('.spec.replicas is owned by "hotfix"');
     // The README shows this very output.
-    const readme = await readFile(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-    const shown = readme.slice(readme.indexOf("then fails on the same field, which the test checks):"));
-    const block = shown.slice(shown.indexOf("```\n") + 4, shown.indexOf("\n```", shown.indexOf("```\n") + 4));
-    for (const line of block.split("\n")) expect(text.stdout.replace(cluster.server.split(":").at(-1) ?? "", "<port>")).toContain(line);
+    for (const line of await readmeBlock("then fails on the same field, which the test checks):")) expect(withPort(text.stdout)).toContain(line);
     const preview = await project.pulumi(["preview", "--refresh", "--target", DEPLOYMENT("webapp", "web/webapp")]);
     expect(preview.code).not.toBe(0);
     expect(`${preview.stdout}${preview.stderr}`).toMatch(/conflict with "hotfix": \.spec\.replicas/);
@@ -286,6 +345,34 @@ describe("chartroom diff --cluster, against a real API server", () => {
     const refused = await project.chartroom(["diff", "webapp", "--to", "1.0.1", "--cluster", "--kubeconfig", exec]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('error CLUSTER_CONFIG_INVALID: context "c" authenticates with an exec plugin, which chartroom does not run');
+  });
+
+  it("takes the cluster a stack names in the config, for diff, upgrade and plan", async () => {
+    const file = join(project.dir, "chartroom.config.ts");
+    const config = await readFile(file, "utf8");
+    await writeFile(
+      file,
+      config.replace('dev: { kubeVersion: "1.31.0" }', `dev: { kubeVersion: "1.31.0", cluster: { kubeconfig: ${JSON.stringify(cluster.kubeconfigFile())} } }`),
+    );
+    try {
+      const diff = await project.chartroom(["diff", "ledger", "--to", "0.2.0", "--stack", "dev", "--cluster", "--format", "json"]);
+      expect(diff.code, diff.stderr).toBe(2);
+      expect((JSON.parse(diff.stdout) as DiffReport).charts[0]?.live).toMatchObject({ server: cluster.server, release: { name: "ledger" } });
+      const plan = await project.chartroom(["plan", "ledger", "--cluster"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toMatch(/ {4}dev: .*; live: 1 update/);
+      expect(plan.stdout).not.toMatch(/ {4}prod: .*; live:/);
+      const restore = await widenLedger();
+      const upgrade = await project.chartroom(["upgrade", "ledger", "--stack", "dev", "--cluster", "--dry-run"]);
+      await restore();
+      expect(upgrade.code, upgrade.stderr).toBe(2);
+      expect(upgrade.stdout).toContain(`live: ${cluster.server} (context admin)`);
+      // Without a stack that names one, --cluster still needs the file.
+      const both = await project.chartroom(["diff", "ledger", "--to", "0.2.0", "--cluster"]);
+      expect(both.stderr).toContain("(more than one stack is asked about)");
+    } finally {
+      await writeFile(file, config);
+    }
   });
 
   it("wrote nothing over the whole file: every request chartroom sent was a read or a dry run", async () => {

@@ -4,7 +4,7 @@ import { flag, type Command } from "../command.js";
 export const planCommand: Command<PlanReport> = {
   name: "plan",
   summary: "summarise every declared chart: pin, verified digest, outdated status, engine",
-  usage: "chartroom plan [<chart>...]",
+  usage: "chartroom plan [<chart>...] [--cluster]",
   help: [
     "Verifies each pinned archive against charts.lock.json (from the cache or the",
     "repository) and compares the pin with what the repository offers.",
@@ -15,10 +15,13 @@ export const planCommand: Command<PlanReport> = {
     "",
     "      --detailed-exitcode  exit 2 when charts are outdated (and 0 only when all are current)",
     "      --no-diff            skip rendering the next versions",
+    "      --cluster            also review each next version against each stack's own",
+    "                           cluster (stacks.<name>.cluster in the config), as diff --cluster",
   ],
-  options: { "detailed-exitcode": { type: "boolean" }, "no-diff": { type: "boolean" } },
+  options: { "detailed-exitcode": { type: "boolean" }, "no-diff": { type: "boolean" }, cluster: { type: "boolean" } },
   reports: ["plan"],
-  run: async (project, args) => (await import("../../workflows/plan.js")).plan(project, { charts: args.positionals, diff: !flag(args, "no-diff") }),
+  run: async (project, args) =>
+    (await import("../../workflows/plan.js")).plan(project, { charts: args.positionals, diff: !flag(args, "no-diff"), cluster: flag(args, "cluster") }),
   exitCode(report, args) {
     if (report.charts.some((row) => row.problems.length > 0)) return 1;
     return report.charts.some((row) => row.outdated?.outdated === true) && flag(args, "detailed-exitcode") ? 2 : 0;

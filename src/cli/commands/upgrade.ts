@@ -1,10 +1,10 @@
 import type { UpgradeReport } from "../../report/upgrade.js";
-import { flag, stringOption, type Command } from "../command.js";
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, flag, stringOption, type Command } from "../command.js";
 
 export const upgradeCommand: Command<UpgradeReport> = {
   name: "upgrade",
   summary: "move pins to the highest version in range, showing what each move does first",
-  usage: "chartroom upgrade [<chart>...] [--stack S] [--dry-run]",
+  usage: "chartroom upgrade [<chart>...] [--stack S] [--dry-run] [--cluster [--kubeconfig F] [--context C]]",
   help: [
     "For each chart with a newer version inside its declared range, renders the pin",
     "and that version for every stack and reports the per-object diff and the",
@@ -12,14 +12,19 @@ export const upgradeCommand: Command<UpgradeReport> = {
     "A newer version outside the range is named with the config change it needs.",
     "",
     "      --stack <name>     report one stack only (the lock is per chart, not per stack)",
-    "      --dry-run          report only; write nothing; exit 2 when upgrades are available",
+    "      --dry-run            report only; write nothing; exit 2 when upgrades are available",
+    "      --cluster            also review each move against a live cluster, as diff --cluster;",
+    "                           a move the deploy would stop on (conflict, immutable field,",
+    "                           missing kind or right) is not written, and the exit code is 2",
+    ...CLUSTER_HELP,
   ],
-  options: { stack: { type: "string" }, "dry-run": { type: "boolean" } },
+  options: { stack: { type: "string" }, "dry-run": { type: "boolean" }, ...CLUSTER_OPTIONS },
   reports: ["upgrade"],
-  async run(project, args) {
+  async run(project, args, context) {
     const { applyUpgrade, planUpgrade, upgradeReport } = await import("../../workflows/upgrade.js");
-    const plan = await planUpgrade(project, { charts: args.positionals, stack: stringOption(args, "stack") });
+    const cluster = clusterOption(args, context.cwd);
+    const plan = await planUpgrade(project, { charts: args.positionals, stack: stringOption(args, "stack"), ...(cluster === undefined ? {} : { cluster }) });
     return flag(args, "dry-run") ? upgradeReport(plan, false) : applyUpgrade(project, plan);
   },
-  exitCode: (report, args) => (flag(args, "dry-run") && report.moves.length > 0 ? 2 : 0),
+  exitCode: (report, args) => ((flag(args, "dry-run") || flag(args, "cluster")) && report.moves.length > 0 && !report.written ? 2 : 0),
 };
