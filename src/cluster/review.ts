@@ -9,11 +9,13 @@ import type { LiveHook, LiveInput, LiveObjectReport, LiveSection } from "../diff
 import { entryOf, type ManagedEntry } from "../diff/managed-fields.js";
 import { adviceFor, PULUMI_MANAGER, parseConflicts } from "../engine/conflicts.js";
 import { awaitsOf, STUCK } from "../engine/readiness.js";
+import { rightsNeeded, type RightsChart } from "../engine/rights.js";
 import { ENGINES } from "../engine/records.js";
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
 import { mapLimit } from "../util/pool.js";
 import { parseManifest } from "../render/manifest.js";
+import { type Identity, missingRights, whoAmI } from "./access.js";
 import type { Answer, KubeClient } from "./client.js";
 import type { ClusterAccess } from "./kubeconfig.js";
 import { PENDING, storedReleases, upgradeBase } from "./release.js";
@@ -99,6 +101,8 @@ export async function reviewLive(
     section.counts[report.outcome] = (section.counts[report.outcome] ?? 0) + 1;
     if (report.outcome !== "same") section.objects.push(report);
   }
+  const missing = await chartRights(client, resourceOf, input);
+  if (missing.length > 0) section.missingRights = missing;
   const waits = awaitsOf(input.engine, input.objects).sort((a, b) => a.display.localeCompare(b.display));
   section.awaits = await mapLimit(waits, CONCURRENCY, async (awaited) => {
     const live = asking.seen.get(awaited.id);
@@ -106,6 +110,21 @@ export async function reviewLive(
     return failing.length === 0 ? awaited : { ...awaited, failing };
   });
   return section;
+}
+
+const identities = new WeakMap<KubeClient, Promise<Identity>>();
+
+/** The rights this chart's deploy needs that the identity lacks (objects of kinds the server does not serve are said apart). */
+async function chartRights(client: KubeClient, resourceOf: ReturnType<typeof discovery>, input: LiveInput): Promise<string[]> {
+  let identity = identities.get(client);
+  if (identity === undefined) identities.set(client, (identity = whoAmI(client)));
+  const objects: RightsChart["objects"][number][] = [];
+  for (const object of input.objects) {
+    const resource = await resourceOf(object.apiVersion, object.kind);
+    if (resource !== undefined) objects.push({ ...object, resource: resource.plural, namespaced: resource.namespaced });
+  }
+  const rights = rightsNeeded([{ key: "", engine: input.engine, release: input.release, objects }], []);
+  return (await missingRights(client, await identity, rights)).map((missing) => missing.message);
 }
 
 /** The pods a live workload selects that are stuck in a state its rollout does not leave on its own. */

@@ -180,6 +180,8 @@ export interface LiveSection {
   hooks?: LiveHook[];
   /** What the engine waits for before the deploy goes on, per object, and pods already stuck where it would wait. */
   awaits?: LiveAwait[];
+  /** The verbs the deploy of this chart needs that the identity lacks (SelfSubjectAccessReview), as the API server words each. */
+  missingRights?: string[];
   notes: string[];
 }
 

@@ -194,7 +194,8 @@ export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
       chart.contract.some(countsAsChange) ||
       chart.findings.added.some((found) => found.severity === "error") ||
       (chart.live?.objects.length ?? 0) > 0 ||
-      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true,
+      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true ||
+      chart.live?.missingRights !== undefined,
   );
   return { report: "diff", format: 2, charts, summary, changed };
 }

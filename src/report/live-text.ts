@@ -31,6 +31,11 @@ export function liveLines(live: LiveSection, paint: Paint): string[] {
     if (awaited.note !== undefined) lines.push(paint(`        note: ${awaited.note}`, "yellow"));
     for (const stuck of awaited.failing ?? []) lines.push(paint(`        ✗ stuck now, the wait would time out: ${stuck}`, "red"));
   }
+  if (live.missingRights !== undefined) {
+    lines.push(paint(`    ✗ the identity may not do all the deploy does (${live.missingRights.length} verb(s)):`, "red"));
+    for (const message of live.missingRights) lines.push(`        ${message}`);
+    lines.push(paint("        fix: grant them: chartroom check --stack <name> --cluster --format yaml prints the Role", "yellow"));
+  }
   for (const note of live.notes) lines.push(`    note: ${note}`);
   return lines;
 }

@@ -95,7 +95,8 @@ export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise
   const stopping = plan.charts.filter(
     (chart) =>
       chart.live?.objects.some((object) => LIVE_FAILURES.includes(object.outcome)) === true ||
-      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true,
+      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true ||
+      chart.live?.missingRights !== undefined,
   );
   if (stopping.length > 0) {
     const report = upgradeReport(plan, false);

@@ -7,13 +7,19 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport, LiveSection } from "../../src/diff/model.js";
-import type { Cluster } from "../helpers/cluster.js";
+import type { AuditEvent, Cluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, type ExampleProject, type Outcome } from "../helpers/engine.js";
+import { packChart } from "../../src/chart/pack.js";
 import { deployedExample, helm, live as liveObject } from "../helpers/live.js";
 
 const PASSWORD = "planted-live-secret-3391";
 const DEPLOYMENT = (chart: string, where: string) =>
   `urn:pulumi:dev::platform::chartroom:index:ChartDeployment$kubernetes:helm.sh/v4:Chart$kubernetes:apps/v1:Deployment::${chart}:${where}`;
+
+/** A server-side apply that stores nothing. */
+const isDryRun = (event: AuditEvent) => event.verb === "patch" && event.requestURI.includes("dryRun=All");
+/** A question about the identity itself (SelfSubjectReview, SelfSubjectAccessReview): the server stores nothing of it. */
+const isSelfReview = (event: AuditEvent) => event.verb === "create" && event.objectRef?.resource?.startsWith("selfsubject") === true;
 
 describe("chartroom diff --cluster, against a real API server", () => {
   let cluster: Cluster;
@@ -86,9 +92,7 @@ describe("chartroom diff --cluster, against a real API server", () => {
     ]);
     expect(storefront.outcome.stdout).not.toMatch(/"password":\s*"/);
     const writes = (await cluster.audit()).filter(
-      (event) =>
-        event.userAgent === "chartroom-live-review" &&
-        !(["get", "list"].includes(event.verb) || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))),
+      (event) => event.userAgent === "chartroom-live-review" && !(["get", "list"].includes(event.verb) || isDryRun(event) || isSelfReview(event)),
     );
     expect(writes).toStrictEqual([]);
     const asked = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete");
@@ -318,6 +322,42 @@ describe("chartroom diff --cluster, against a real API server", () => {
     expect(`${preview.stdout}${preview.stderr}`).toMatch(/conflict with "kube-controller-manager" with subresource "scale" using apps\/v1: \.spec\.replicas/);
   });
 
+  it("names a field changed by kubectl and one a webhook-style manager took, each with its fix, as the engine's preview fails on both", async () => {
+    const set = await cluster.kubectl([
+      "set",
+      "image",
+      "deployment/widgets-operator",
+      "operator=registry.example.test/widgets-operator:patched",
+      "-n",
+      "widgets",
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    const injected = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "widgets-operator", namespace: "widgets" },
+      spec: { template: { spec: { serviceAccountName: "default" } } },
+    };
+    const applied = await cluster.kubectl(["apply", "--server-side", "--field-manager=istio-sidecar-injector", "--force-conflicts", "-f", "-"], {
+      input: JSON.stringify(injected),
+    });
+    expect(applied.code, applied.stderr).toBe(0);
+    const { outcome, live } = await review("widgets-operator");
+    expect(outcome.code).toBe(2);
+    const conflicts = live.objects.find((object) => object.display === "Deployment.apps widgets/widgets-operator")?.conflicts ?? [];
+    expect(conflicts.map((conflict) => `${conflict.manager} ${conflict.owner} ${conflict.field}`).sort()).toStrictEqual([
+      "istio-sidecar-injector webhook .spec.template.spec.serviceAccountName",
+      'kubectl-set kubectl .spec.template.spec.containers[name="operator"].image',
+    ]);
+    expect(conflicts.find((conflict) => conflict.owner === "webhook")?.fix).toContain("leave the field unset");
+    expect(conflicts.find((conflict) => conflict.owner === "kubectl")?.fix).toContain("pulumi.com/patchForce");
+    const preview = await project.pulumi(["preview", "--refresh", "--target", DEPLOYMENT("widgets-operator", "widgets/widgets-operator")]);
+    expect(preview.code).not.toBe(0);
+    const said = `${preview.stdout}${preview.stderr}`;
+    expect(said).toMatch(/conflicts with "istio-sidecar-injector":\n\s*- \.spec\.template\.spec\.serviceAccountName/);
+    expect(said).toMatch(/conflicts with "kubectl-set" using apps\/v1:\n\s*- \.spec\.template\.spec\.containers\[name="operator"\]\.image/);
+  });
+
   it("names the verb a restricted identity lacks, as the API server words it", async () => {
     await cluster.grant([{ apiGroups: ["", "apps", "networking.k8s.io"], resources: ["*"], verbs: ["get", "list", "watch"] }]);
     const { outcome, live } = await review("widgets-operator", { as: "deployer" });
@@ -327,6 +367,8 @@ describe("chartroom diff --cluster, against a real API server", () => {
     expect(deployment?.message).toBe(
       'deployments.apps "widgets-operator" is forbidden: User "deployer" cannot patch resource "deployments" in API group "apps" in the namespace "widgets"',
     );
+    // The chart's rights as a whole, asked of the server: patch among them, in its words.
+    expect(live.missingRights).toContain('User "deployer" cannot patch resource "deployments" in API group "apps" in the namespace "widgets"');
     // Not granted at all: the GET is refused.
     expect(live.objects.find((object) => object.display === "ClusterRole.rbac.authorization.k8s.io widgets-operator")?.message).toContain(
       'cannot get resource "clusterroles"',
@@ -375,10 +417,101 @@ describe("chartroom diff --cluster, against a real API server", () => {
     }
   });
 
+  it("says a namespace that does not exist yet is created first, and a kind the cluster no longer serves fails", async () => {
+    const file = join(project.dir, "chartroom.config.ts");
+    const config = await readFile(file, "utf8");
+    await writeFile(file, config.replace('namespace: "web" }', 'namespace: "web-next" }'));
+    try {
+      const { live } = await review("webapp");
+      expect(live.counts).toStrictEqual({ create: 5 });
+      expect(live.objects.find((object) => object.display === "Deployment.apps web-next/webapp")?.fix).toBe(
+        "its namespace web-next does not exist yet: deployCharts creates it first",
+      );
+    } finally {
+      await writeFile(file, config);
+    }
+    // A CRD gone from the cluster: the chart that ships it creates it first, then its custom resources.
+    const deleted = await cluster.kubectl(["delete", "crd", "widgets.example.com", "--timeout=120s"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const operator = await review("widgets-operator");
+    expect(operator.live.objects.find((object) => object.id.startsWith("example.com/Widget/"))).toMatchObject({
+      outcome: "create",
+      fix: "its CRD is in the same chart: it is created first",
+    });
+    // A chart whose custom resource no chart of the stack gives a CRD for.
+    const gizmo = "apiVersion: gizmos.example.test/v1\nkind: Gizmo\nmetadata:\n  name: first\n";
+    const files = new Map([
+      ["Chart.yaml", Buffer.from("apiVersion: v2\nname: gizmos\nversion: 1.0.0\n")],
+      ["templates/gizmo.yaml", Buffer.from(gizmo)],
+    ]);
+    await writeFile(join(project.dir, "charts", "gizmos-1.0.0.tgz"), await packChart("gizmos", files, new Date(0)));
+    const indexed = await helm(cluster, ["repo", "index", join(project.dir, "charts")]);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    await writeFile(file, config.replace("  charts: {\n", '  charts: {\n    gizmos: { repository: "local", version: "1.0.0", namespace: "default" },\n'));
+    try {
+      const locked = await project.chartroom(["lock"]);
+      expect(locked.code, locked.stderr).toBe(0);
+      const { outcome, live } = await review("gizmos", { to: "1.0.0" });
+      expect(outcome.code).toBe(2);
+      expect(live.objects).toStrictEqual([
+        {
+          id: "gizmos.example.test/Gizmo/default/first",
+          display: "Gizmo.gizmos.example.test default/first",
+          outcome: "unknown-kind",
+          message: 'no matches for kind "Gizmo" in version "gizmos.example.test/v1"',
+          fix: "the cluster does not serve this kind: install its CRD first (dependsOn the chart that ships it), or the apiVersion was removed",
+        },
+      ]);
+    } finally {
+      await writeFile(file, config);
+    }
+  });
+
+  it("names the objects a new version stops rendering that are still in the cluster: deletes, under both engines", async () => {
+    const configMap = (suffix: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-${suffix}\ndata:\n  k: v\n`;
+    for (const [version, templates] of [
+      ["1.0.0", ["a", "b"]],
+      ["1.1.0", ["a"]],
+    ] as const) {
+      const files = new Map([["Chart.yaml", Buffer.from(`apiVersion: v2\nname: gadgets\nversion: ${version}\n`)]]);
+      for (const suffix of templates) files.set(`templates/${suffix}.yaml`, Buffer.from(configMap(suffix)));
+      await writeFile(join(project.dir, "charts", `gadgets-${version}.tgz`), await packChart("gadgets", files, new Date(0)));
+    }
+    expect((await helm(cluster, ["repo", "index", join(project.dir, "charts")])).code).toBe(0);
+    const file = join(project.dir, "chartroom.config.ts");
+    const config = await readFile(file, "utf8");
+    const declared = [
+      'gadgets: { repository: "local", version: "1.0.0", namespace: "default" },',
+      '"gadgets-helm": { repository: "local", chart: "gadgets", version: "1.0.0", namespace: "default", engine: "release" },',
+    ];
+    await writeFile(file, config.replace("  charts: {\n", `  charts: {\n    ${declared.join("\n    ")}\n`));
+    try {
+      expect((await project.chartroom(["lock"])).code).toBe(0);
+      // Deployed as each engine deploys: server-side applied by a provider-named manager, and installed by Helm.
+      const manifest = await project.chartroom(["render", "gadgets", "--stack", "dev"]);
+      const applied = await cluster.kubectl(["apply", "--server-side", "--field-manager=pulumi-kubernetes-0badc0de", "-n", "default", "-f", "-"], {
+        input: manifest.stdout,
+      });
+      expect(applied.code, applied.stderr).toBe(0);
+      const installed = await helm(cluster, ["install", "gadgets-helm", join(project.dir, "charts", "gadgets-1.0.0.tgz"), "-n", "default"]);
+      expect(installed.code, installed.stderr).toBe(0);
+      for (const [chart, name] of [
+        ["gadgets", "gadgets-b"],
+        ["gadgets-helm", "gadgets-helm-b"],
+      ] as const) {
+        const { outcome, live } = await review(chart, { to: "1.1.0" });
+        expect(outcome.code).toBe(2);
+        expect(live.objects).toStrictEqual([{ id: `/ConfigMap/default/${name}`, display: `ConfigMap default/${name}`, outcome: "delete" }]);
+      }
+    } finally {
+      await writeFile(file, config);
+    }
+  });
+
   it("wrote nothing over the whole file: every request chartroom sent was a read or a dry run", async () => {
     const mine = (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review");
     expect(mine.length).toBeGreaterThan(100);
-    const writes = mine.filter((event) => !(["get", "list"].includes(event.verb) || (event.verb === "patch" && event.requestURI.includes("dryRun=All"))));
+    const writes = mine.filter((event) => !(["get", "list"].includes(event.verb) || isDryRun(event) || isSelfReview(event)));
     expect(writes).toStrictEqual([]);
   });
 });
