@@ -21,6 +21,7 @@ const TIMEOUT_MS = 30_000;
 const SELF_REVIEWS = {
   SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
   SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+  SelfSubjectRulesReview: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
 } as const;
 export type SelfReview = keyof typeof SELF_REVIEWS;
 const SELF_REVIEW_PATHS: ReadonlySet<string> = new Set(Object.values(SELF_REVIEWS));
@@ -30,7 +31,7 @@ export interface KubeClient {
   get(path: string): Promise<Answer>;
   /** Server-side apply of `object` as `manager`, dry run only: what the server would store. */
   dryRunApply(path: string, object: unknown, manager: string, force?: boolean): Promise<Answer>;
-  /** Ask the server about the identity itself: a SelfSubjectReview or SelfSubjectAccessReview (never stored). */
+  /** Ask the server about the identity itself: who it is, whether it may do one thing, what it may do in a namespace (never stored). */
   selfReview(kind: SelfReview, spec?: unknown): Promise<Answer>;
   /** Requests sent so far, for the report. */
   requests(): number;

@@ -93,6 +93,10 @@ export async function reviewLive(
   };
   const now = new Set(deployed.map((object) => object.id));
   const gone = before.filter((object) => !now.has(object.id));
+  // The identity's rights are asked alongside the objects: neither waits for the other.
+  const rightsAsked = chartRights(client, resourceOf, input);
+  // Awaited below; should the reviews fail first, their error is the one reported.
+  rightsAsked.catch(() => undefined);
   const reports = [
     ...(await mapLimit(deployed, CONCURRENCY, (object) => reviewObject(client, resourceOf, object, asking))),
     ...(await mapLimit(gone, CONCURRENCY, (object) => reviewGone(client, resourceOf, object))),
@@ -101,7 +105,7 @@ export async function reviewLive(
     section.counts[report.outcome] = (section.counts[report.outcome] ?? 0) + 1;
     if (report.outcome !== "same") section.objects.push(report);
   }
-  const missing = await chartRights(client, resourceOf, input);
+  const missing = await rightsAsked;
   if (missing.length > 0) section.missingRights = missing;
   const waits = awaitsOf(input.engine, input.objects).sort((a, b) => a.display.localeCompare(b.display));
   section.awaits = await mapLimit(waits, CONCURRENCY, async (awaited) => {

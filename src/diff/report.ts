@@ -3,7 +3,17 @@ import { hitsForceNew, pulumiForceNew } from "../engine/force-new.js";
 import { ENGINES, moveAcross } from "../engine/records.js";
 import type { EngineName } from "../model/engine.js";
 import type { Finding } from "../model/findings.js";
-import type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, SchemaSummary } from "./model.js";
+import {
+  type ChartReport,
+  type DiffReport,
+  type EngineStep,
+  LIVE_FAILURES,
+  type LiveSection,
+  type ObjectAction,
+  type ObjectReport,
+  type ReportedChange,
+  type SchemaSummary,
+} from "./model.js";
 import { isRecord } from "../util/json.js";
 import { parsePath } from "../util/tree-path.js";
 import { alignGenerated, diffObjects } from "./objects.js";
@@ -194,10 +204,19 @@ export function diffReport(charts: ChartReport[], unchanged = 0): DiffReport {
       chart.contract.some(countsAsChange) ||
       chart.findings.added.some((found) => found.severity === "error") ||
       (chart.live?.objects.length ?? 0) > 0 ||
-      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true ||
-      chart.live?.missingRights !== undefined,
+      liveStops(chart.live),
   );
   return { report: "diff", format: 2, charts, summary, changed };
+}
+
+/** The live review found what the deploy would stop on: a failing outcome, a pod stuck where the engine waits, a right the identity lacks. */
+export function liveStops(live: LiveSection | undefined): boolean {
+  if (live === undefined) return false;
+  return (
+    live.objects.some((object) => LIVE_FAILURES.includes(object.outcome)) ||
+    live.awaits?.some((awaited) => awaited.failing !== undefined) === true ||
+    live.missingRights !== undefined
+  );
 }
 
 /** A changed default of a key the platform does not set is information, not a finding. */

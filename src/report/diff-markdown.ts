@@ -1,5 +1,5 @@
 import type { ChartReport, DiffReport, ObjectReport } from "../diff/model.js";
-import { countActions, describeCounts, isBookkeepingOnly, isReal } from "../diff/report.js";
+import { countActions, describeCounts, isBookkeepingOnly, isReal, liveStops } from "../diff/report.js";
 import { plain } from "./paint.js";
 import { ENGINES } from "../engine/records.js";
 import { chartBlock, chartHeading, summaryLine } from "./diff-text.js";
@@ -24,7 +24,8 @@ export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): stri
       chart.contract.length > 0 ||
       chart.notes.length > 0 ||
       chart.findings.added.length + chart.findings.resolved.length > 0 ||
-      (chart.live?.objects.length ?? 0) + (chart.live?.notes.length ?? 0) > 0,
+      (chart.live?.objects.length ?? 0) + (chart.live?.notes.length ?? 0) > 0 ||
+      liveStops(chart.live),
   );
   const detail = new Map<ChartReport, Detail>(charts.map((chart) => [chart, "fields"]));
   const build = () => {

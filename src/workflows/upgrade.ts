@@ -1,13 +1,12 @@
 import semver from "semver";
 import type { ChartReport } from "../diff/model.js";
-import { attachFindings, diffReport } from "../diff/report.js";
+import { attachFindings, diffReport, liveStops } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";
 import type { UpgradeMove, UpgradeReport } from "../report/upgrade.js";
 import { highestInRange, latestVersion } from "../versions/resolve.js";
 import type { ArchiveTarget } from "../project/archives.js";
 import type { ClusterRef } from "../config/types.js";
-import { LIVE_FAILURES } from "../diff/model.js";
 import { liveReviewer } from "../project/cluster.js";
 import { compareSides } from "../project/compare.js";
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
@@ -92,12 +91,7 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
  */
 export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise<UpgradeReport> {
   if (plan.moves.length === 0) return upgradeReport(plan, false);
-  const stopping = plan.charts.filter(
-    (chart) =>
-      chart.live?.objects.some((object) => LIVE_FAILURES.includes(object.outcome)) === true ||
-      chart.live?.awaits?.some((awaited) => awaited.failing !== undefined) === true ||
-      chart.live?.missingRights !== undefined,
-  );
+  const stopping = plan.charts.filter((chart) => liveStops(chart.live));
   if (stopping.length > 0) {
     const report = upgradeReport(plan, false);
     report.notes.push(

@@ -467,14 +467,16 @@ describe("chartroom diff --cluster, against a real API server", () => {
     }
   });
 
-  it("names the objects a new version stops rendering that are still in the cluster: deletes, under both engines", async () => {
-    const configMap = (suffix: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-${suffix}\ndata:\n  k: v\n`;
-    for (const [version, templates] of [
-      ["1.0.0", ["a", "b"]],
-      ["1.1.0", ["a"]],
+  it("names what a new version stops rendering that is still in the cluster, and an immutable ConfigMap it changes, under both engines", async () => {
+    // ConfigMap a is immutable and its data changes; b is dropped.
+    const configMap = (suffix: string, value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-${suffix}\nimmutable: ${suffix === "a"}\ndata:\n  k: ${value}\n`;
+    for (const [version, templates, value] of [
+      ["1.0.0", ["a", "b"], "v"],
+      ["1.1.0", ["a"], "w"],
     ] as const) {
       const files = new Map([["Chart.yaml", Buffer.from(`apiVersion: v2\nname: gadgets\nversion: ${version}\n`)]]);
-      for (const suffix of templates) files.set(`templates/${suffix}.yaml`, Buffer.from(configMap(suffix)));
+      for (const suffix of templates) files.set(`templates/${suffix}.yaml`, Buffer.from(configMap(suffix, value)));
       await writeFile(join(project.dir, "charts", `gadgets-${version}.tgz`), await packChart("gadgets", files, new Date(0)));
     }
     expect((await helm(cluster, ["repo", "index", join(project.dir, "charts")])).code).toBe(0);
@@ -501,8 +503,17 @@ describe("chartroom diff --cluster, against a real API server", () => {
       ] as const) {
         const { outcome, live } = await review(chart, { to: "1.1.0" });
         expect(outcome.code).toBe(2);
-        expect(live.objects).toStrictEqual([{ id: `/ConfigMap/default/${name}`, display: `ConfigMap default/${name}`, outcome: "delete" }]);
+        expect(live.objects.find((object) => object.outcome === "delete")).toStrictEqual({
+          id: `/ConfigMap/default/${name}`,
+          display: `ConfigMap default/${name}`,
+          outcome: "delete",
+        });
+        expect(live.objects.find((object) => object.display === `ConfigMap default/${chart}-a`)).toMatchObject({ outcome: "immutable", fields: ["data"] });
       }
+      // Helm's own server dry run of the upgrade fails on the same field.
+      const dry = await helm(cluster, ["upgrade", "gadgets-helm", join(project.dir, "charts", "gadgets-1.1.0.tgz"), "-n", "default", "--dry-run=server"]);
+      expect(dry.code).not.toBe(0);
+      expect(dry.stderr).toMatch(/gadgets-helm-a.*field is immutable when `immutable` is set/s);
     } finally {
       await writeFile(file, config);
     }
