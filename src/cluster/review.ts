@@ -4,7 +4,7 @@
 // compare the two in the fields that manager owns. What the server refuses
 // (a field another manager owns, an immutable field, a kind it does not
 // serve, a verb the identity lacks) is said here, before `pulumi up`.
-import { liveChanges } from "../diff/live-changes.js";
+import { liveChanges, removedKeys } from "../diff/live-changes.js";
 import type { LiveHook, LiveInput, LiveObjectReport, LiveSection } from "../diff/model.js";
 import { entryOf, type ManagedEntry } from "../diff/managed-fields.js";
 import { adviceFor, PULUMI_MANAGER, parseConflicts } from "../engine/conflicts.js";
@@ -65,6 +65,8 @@ interface Asking {
   release?: { name: string; namespace: string };
   /** The live objects seen, by id (readiness reads their pods). */
   seen: Map<string, Record<string, unknown>>;
+  /** A GET of one object, answered from one LIST where its kind has many objects in its namespace. */
+  read: (path: string) => Promise<Answer>;
 }
 
 /** Review the objects one chart renders (its new side) against the cluster. */
@@ -90,6 +92,7 @@ export async function reviewLive(
     served: crdKinds(deployed),
     ...(record.base === "stored release" ? { release: input.release } : {}),
     seen: new Map(),
+    read: (path) => client.get(path),
   };
   const now = new Set(deployed.map((object) => object.id));
   const gone = before.filter((object) => !now.has(object.id));
@@ -98,7 +101,7 @@ export async function reviewLive(
   // Awaited below; should the reviews fail first, their error is the one reported.
   rightsAsked.catch(() => undefined);
   const reports = [
-    ...(await mapLimit(deployed, CONCURRENCY, (object) => reviewObject(client, resourceOf, object, asking))),
+    ...(await reviewAll(client, resourceOf, deployed, asking)),
     ...(await mapLimit(gone, CONCURRENCY, (object) => reviewGone(client, resourceOf, object))),
   ];
   for (const report of reports) {
@@ -243,11 +246,60 @@ async function locate(resourceOf: ReturnType<typeof discovery>, object: Rendered
   return `${prefix}${namespace}/${resource.plural}/${encodeURIComponent(object.name)}`;
 }
 
-async function reviewObject(client: KubeClient, resourceOf: ReturnType<typeof discovery>, object: RenderedObject, asking: Asking): Promise<LiveObjectReport> {
+/** Each object's URL first, so that a kind with many objects in a namespace is read with one LIST. */
+async function reviewAll(
+  client: KubeClient,
+  resourceOf: ReturnType<typeof discovery>,
+  objects: readonly RenderedObject[],
+  asking: Asking,
+): Promise<LiveObjectReport[]> {
+  const paths = await mapLimit(objects, CONCURRENCY, (object) => locate(resourceOf, object, asking.served));
+  asking.read = batchedReads(
+    client,
+    paths.filter((path): path is string => typeof path === "string"),
+  );
+  return mapLimit(objects, CONCURRENCY, async (object, index) => {
+    const path = paths[index];
+    return typeof path === "string" ? reviewObject(client, object, path, asking) : (path as LiveObjectReport);
+  });
+}
+
+/** Kinds with this many objects in one namespace are read with one LIST. */
+const LIST_FROM = 3;
+
+/**
+ * GETs answered from one LIST per collection (kind and namespace) that has
+ * LIST_FROM objects or more — never for Secrets, whose other values stay on
+ * the server — and a GET of its own when the LIST is refused.
+ */
+function batchedReads(client: KubeClient, paths: readonly string[]): (path: string) => Promise<Answer> {
+  const collection = (path: string) => path.slice(0, path.lastIndexOf("/"));
+  const sizes = new Map<string, number>();
+  for (const path of paths) sizes.set(collection(path), (sizes.get(collection(path)) ?? 0) + 1);
+  const lists = new Map<string, Promise<Map<string, Record<string, unknown>> | undefined>>();
+  return async (path) => {
+    const where = collection(path);
+    if ((sizes.get(where) ?? 0) < LIST_FROM || where.endsWith("/secrets")) return client.get(path);
+    let list = lists.get(where);
+    if (list === undefined) {
+      list = client.get(where).then((answer) => {
+        if (answer.status !== 200 || !isRecord(answer.body) || !Array.isArray(answer.body.items)) return undefined;
+        const byName = new Map<string, Record<string, unknown>>();
+        for (const item of answer.body.items.filter(isRecord)) if (isRecord(item.metadata)) byName.set(String(item.metadata.name), item);
+        return byName;
+      });
+      lists.set(where, list);
+    }
+    const byName = await list;
+    if (byName === undefined) return client.get(path);
+    const item = byName.get(decodeURIComponent(path.slice(path.lastIndexOf("/") + 1)));
+    return item === undefined ? { status: 404, body: { message: "not found" } } : { status: 200, body: item };
+  };
+}
+
+async function reviewObject(client: KubeClient, object: RenderedObject, path: string, asking: Asking): Promise<LiveObjectReport> {
   const base = { id: object.id, display: displayName(object) };
-  const path = await locate(resourceOf, object, asking.served);
-  if (typeof path !== "string") return path;
-  const got = await client.get(path);
+  const got = await asking.read(path);
   if (got.status === 403) return refused(base, got, object);
   if (got.status !== 200 && got.status !== 404) return failed(base, got, object);
   const live = got.status === 200 && isRecord(got.body) ? got.body : undefined;
@@ -306,6 +358,8 @@ async function reviewObject(client: KubeClient, resourceOf: ReturnType<typeof di
     after: object.body,
     sealedBefore: asking.sealedBefore && object.kind === "Secret",
   });
+  // helm upgrade's three-way merge also removes what the release set and the new render drops.
+  if (asking.force && previous !== undefined) fields.push(...removedKeys(previous.body, object.body, live).filter((path) => !fields.includes(path)));
   if (fields.length === 0 && drift.length === 0) return { ...base, outcome: "same" };
   return { ...base, outcome: fields.length === 0 ? "drift" : "update", manager: manager ?? NEW_MANAGER, fields, ...(drift.length === 0 ? {} : { drift }) };
 }

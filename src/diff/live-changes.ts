@@ -33,3 +33,24 @@ export function liveChanges(sides: LiveSides): LiveChanges {
   const isDrift = (path: string) => !reviewed.has(path) && !removed.includes(path) && !(sides.sealedBefore && /^\.(data|stringData)\./.test(path));
   return { fields: all.filter((path) => !isDrift(path)), drift: all.filter(isDrift) };
 }
+
+/**
+ * Map keys the last deploy set that the new render drops and the live object
+ * still has: what `helm upgrade`'s three-way merge removes (a server-side
+ * apply by another manager would leave them). Lists are left to the apply.
+ */
+export function removedKeys(before: unknown, after: unknown, live: unknown, path = ""): string[] {
+  if (!isMap(before) || !isMap(live)) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(before)) {
+    if (!(key in live)) continue;
+    const next = isMap(after) ? after[key] : undefined;
+    if (next === undefined) out.push(`${path}.${key}`);
+    else out.push(...removedKeys(value, next, live[key], `${path}.${key}`));
+  }
+  return out;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

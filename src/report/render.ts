@@ -1,4 +1,11 @@
 import { stringify } from "yaml";
+
+/**
+ * kubectl and the API server read YAML 1.1 (a bare `yes`, `on` or `y` is a
+ * boolean there): strings that look like one are quoted, so that the
+ * manifest piped to `kubectl apply` holds the strings the chart rendered.
+ */
+const YAML_11 = { lineWidth: 0, version: "1.1" } as const;
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { markdownTable, textTable } from "./tables.js";
 
@@ -16,7 +23,7 @@ export interface RenderReport {
 
 /** The manifest as `helm template` prints it, Secret values masked. */
 export function renderText(report: RenderReport): string {
-  return report.objects.map((object) => `---\n# Source: ${object.source ?? "(unknown)"}\n${stringify(object.body, { lineWidth: 0 }).trimEnd()}`).join("\n");
+  return report.objects.map((object) => `---\n# Source: ${object.source ?? "(unknown)"}\n${stringify(object.body, YAML_11).trimEnd()}`).join("\n");
 }
 
 const HEADERS = ["OBJECT", "API VERSION", "SOURCE", "HOOK"];

@@ -468,12 +468,15 @@ describe("chartroom diff --cluster, against a real API server", () => {
   });
 
   it("names what a new version stops rendering that is still in the cluster, and an immutable ConfigMap it changes, under both engines", async () => {
-    // ConfigMap a is immutable and its data changes; b is dropped.
-    const configMap = (suffix: string, value: string) =>
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-${suffix}\nimmutable: ${suffix === "a"}\ndata:\n  k: ${value}\n`;
+    // ConfigMap a is immutable and its data changes; b is dropped; c and d change their data (three ConfigMaps: read with one LIST).
+    // c also drops one of its labels: both engines remove it (Helm by its three-way merge).
+    const configMap = (suffix: string, value: string) => {
+      const labels = suffix === "c" ? `\n  labels:\n    keep: "yes"${value === "v" ? '\n    tier: "old"' : ""}` : "";
+      return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-${suffix}${labels}\nimmutable: ${suffix === "a"}\ndata:\n  k: ${value}\n`;
+    };
     for (const [version, templates, value] of [
-      ["1.0.0", ["a", "b"], "v"],
-      ["1.1.0", ["a"], "w"],
+      ["1.0.0", ["a", "b", "c", "d"], "v"],
+      ["1.1.0", ["a", "c", "d"], "w"],
     ] as const) {
       const files = new Map([["Chart.yaml", Buffer.from(`apiVersion: v2\nname: gadgets\nversion: ${version}\n`)]]);
       for (const suffix of templates) files.set(`templates/${suffix}.yaml`, Buffer.from(configMap(suffix, value)));
@@ -509,11 +512,21 @@ describe("chartroom diff --cluster, against a real API server", () => {
           outcome: "delete",
         });
         expect(live.objects.find((object) => object.display === `ConfigMap default/${chart}-a`)).toMatchObject({ outcome: "immutable", fields: ["data"] });
+        expect(live.objects.find((object) => object.display === `ConfigMap default/${chart}-c`)?.fields?.sort()).toStrictEqual([
+          ".data.k",
+          ".metadata.labels.tier",
+        ]);
       }
-      // Helm's own server dry run of the upgrade fails on the same field.
-      const dry = await helm(cluster, ["upgrade", "gadgets-helm", join(project.dir, "charts", "gadgets-1.1.0.tgz"), "-n", "default", "--dry-run=server"]);
-      expect(dry.code).not.toBe(0);
-      expect(dry.stderr).toMatch(/gadgets-helm-a.*field is immutable when `immutable` is set/s);
+      // Three ConfigMaps of a namespace are read with one LIST, not a GET each.
+      const reads = (await cluster.audit()).filter(
+        (event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete" && event.objectRef?.resource === "configmaps",
+      );
+      expect(reads.filter((event) => event.verb === "list" && event.objectRef?.namespace === "default").length).toBeGreaterThanOrEqual(2);
+      expect(reads.filter((event) => event.verb === "get" && event.objectRef?.name === "gadgets-c")).toStrictEqual([]);
+      // Helm's server dry run sends no patch, so the upgrade itself is held to it: it fails on the same field.
+      const upgraded = await helm(cluster, ["upgrade", "gadgets-helm", join(project.dir, "charts", "gadgets-1.1.0.tgz"), "-n", "default"]);
+      expect(upgraded.code).not.toBe(0);
+      expect(upgraded.stderr).toMatch(/gadgets-helm-a.*field is immutable when `immutable` is set/s);
     } finally {
       await writeFile(file, config);
     }

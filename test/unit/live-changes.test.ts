@@ -5,7 +5,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { decodeRelease, upgradeBase } from "../../src/cluster/release.js";
-import { liveChanges } from "../../src/diff/live-changes.js";
+import { liveChanges, removedKeys } from "../../src/diff/live-changes.js";
 
 const owns = (fieldsV1: object) => ({ manager: "pulumi-kubernetes-1", operation: "Apply", fieldsV1: fieldsV1 as never });
 const LABELS = { "f:metadata": { "f:labels": { "f:app": {}, "f:tier": {} } }, "f:spec": { "f:replicas": {} } };
@@ -56,6 +56,16 @@ describe("what an apply changes on a live object: the change under review, and d
       sealedBefore: true,
     });
     expect(seen).toStrictEqual({ fields: [".data.password"], drift: [] });
+  });
+});
+
+describe("what helm upgrade's three-way merge removes", () => {
+  it("names the map keys the release set, the new render drops and the live object still has", () => {
+    const before = { metadata: { labels: { keep: "yes", tier: "old", gone: "x" } }, spec: { ports: [{ port: 80 }] } };
+    const after = { metadata: { labels: { keep: "yes" } }, spec: { ports: [] } };
+    const live = { metadata: { labels: { keep: "yes", tier: "old" }, uid: "1" }, spec: { ports: [{ port: 80, protocol: "TCP" }] } };
+    expect(removedKeys(before, after, live)).toStrictEqual([".metadata.labels.tier"]);
+    expect(removedKeys(before, { metadata: {} }, live)).toStrictEqual([".metadata.labels", ".spec"]);
   });
 });
 
