@@ -41,7 +41,8 @@ export async function benchLiveReview(cacheRoot: string): Promise<Record<string,
     // Warm render cache on both: the figures compare the review, not helm.
     await chartroom(dir, args, cache, helm.path);
     const offline = await median(3, async () => (await chartroom(dir, args, cache, helm.path)).ms);
-    const mine = async () => (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete").length;
+    const mine = async () =>
+      (await cluster.audit()).filter((event) => event.userAgent === "chartroom-live-review" && event.stage === "ResponseComplete").length;
     const before = await mine();
     const live = await median(3, async () => (await chartroom(dir, [...args, "--cluster", "--kubeconfig", cluster.kubeconfigFile()], cache, helm.path)).ms);
     const requests = ((await mine()) - before) / 3;

@@ -124,7 +124,10 @@ const identities = new WeakMap<KubeClient, Promise<Identity>>();
 /** The rights this chart's deploy needs that the identity lacks (objects of kinds the server does not serve are said apart). */
 async function chartRights(client: KubeClient, resourceOf: ReturnType<typeof discovery>, input: LiveInput): Promise<string[]> {
   let identity = identities.get(client);
-  if (identity === undefined) identities.set(client, (identity = whoAmI(client)));
+  if (identity === undefined) {
+    identity = whoAmI(client);
+    identities.set(client, identity);
+  }
   const objects: RightsChart["objects"][number][] = [];
   for (const object of input.objects) {
     const resource = await resourceOf(object.apiVersion, object.kind);
