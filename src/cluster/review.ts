@@ -60,7 +60,7 @@ interface Asking {
   before: ReadonlyMap<string, RenderedObject>;
   sealedBefore: boolean;
   /** CRDs the same apply creates (`group/Kind`). */
-  served: ReadonlySet<string>;
+  served: ReadonlyMap<string, Resource>;
   /** helm.v3.Release: objects Helm adopts must carry the release's ownership annotations. */
   release?: { name: string; namespace: string };
   /** The live objects seen, by id (readiness reads their pods). */
@@ -89,7 +89,7 @@ export async function reviewLive(
     force: record.force,
     before: new Map(before.map((object) => [object.id, object])),
     sealedBefore: record.base === "old render" && input.previousSealed,
-    served: crdKinds(deployed),
+    served: crdResources(deployed),
     ...(record.base === "stored release" ? { release: input.release } : {}),
     seen: new Map(),
     read: (path) => client.get(path),
@@ -129,8 +129,9 @@ async function chartRights(client: KubeClient, resourceOf: ReturnType<typeof dis
     identities.set(client, identity);
   }
   const objects: RightsChart["objects"][number][] = [];
+  const crds = crdResources(input.objects);
   for (const object of input.objects) {
-    const resource = await resourceOf(object.apiVersion, object.kind);
+    const resource = (await resourceOf(object.apiVersion, object.kind)) ?? crds.get(`${object.group}/${object.kind}`);
     if (resource !== undefined) objects.push({ ...object, resource: resource.plural, namespaced: resource.namespaced });
   }
   const rights = rightsNeeded([{ key: "", engine: input.engine, release: input.release, objects }], []);
@@ -218,20 +219,24 @@ function hooksRun(objects: readonly RenderedObject[], phase: "install" | "upgrad
     .sort((a, b) => a.weight - b.weight || a.display.localeCompare(b.display));
 }
 
-/** `group/Kind` of the CRDs the same render ships: their custom resources are created after them in the same apply. */
-function crdKinds(objects: readonly RenderedObject[]): Set<string> {
-  const kinds = new Set<string>();
+/** The resources the CRDs of a render add, by `group/Kind`: not served yet when the render is not deployed, created first by the same apply. */
+export function crdResources(objects: readonly RenderedObject[]): Map<string, Resource> {
+  const out = new Map<string, Resource>();
   for (const object of objects) {
-    if (object.kind !== "CustomResourceDefinition") continue;
-    const spec = isRecord(object.body.spec) ? object.body.spec : {};
+    if (object.kind !== "CustomResourceDefinition" || !isRecord(object.body.spec)) continue;
+    const spec = object.body.spec;
     const names = isRecord(spec.names) ? spec.names : {};
-    kinds.add(`${String(spec.group)}/${String(names.kind)}`);
+    out.set(`${String(spec.group)}/${String(names.kind)}`, { plural: String(names.plural), namespaced: spec.scope !== "Cluster" });
   }
-  return kinds;
+  return out;
 }
 
 /** The object's URL on the server, or the report that the server does not serve its kind. */
-async function locate(resourceOf: ReturnType<typeof discovery>, object: RenderedObject, served: ReadonlySet<string>): Promise<string | LiveObjectReport> {
+async function locate(
+  resourceOf: ReturnType<typeof discovery>,
+  object: RenderedObject,
+  served: ReadonlyMap<string, Resource>,
+): Promise<string | LiveObjectReport> {
   const base = { id: object.id, display: displayName(object) };
   const resource = await resourceOf(object.apiVersion, object.kind);
   if (resource === undefined) {
@@ -370,7 +375,7 @@ async function reviewObject(client: KubeClient, object: RenderedObject, path: st
 /** An object the new side no longer renders: the deploy deletes it, if it is still there. */
 async function reviewGone(client: KubeClient, resourceOf: ReturnType<typeof discovery>, object: RenderedObject): Promise<LiveObjectReport> {
   const base = { id: object.id, display: displayName(object) };
-  const path = await locate(resourceOf, object, new Set());
+  const path = await locate(resourceOf, object, new Map());
   if (typeof path !== "string") return { ...base, outcome: "same", fix: "its kind is no longer served: nothing to delete" };
   const got = await client.get(path);
   if (got.status === 404) return { ...base, outcome: "same" };

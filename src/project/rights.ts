@@ -6,10 +6,10 @@ import type { Missing } from "../cluster/access.js";
 import type { ClusterRef, StackSpec } from "../config/types.js";
 import { BUILT_IN_NAMESPACES, rbacManifest, rightsNeeded, type Right, type RightsChart } from "../engine/rights.js";
 import type { Finding } from "../model/findings.js";
-import { displayName, type RenderedObject } from "../model/objects.js";
+import { displayName } from "../model/objects.js";
 import type { RightsSection } from "../report/check.js";
-import { isRecord } from "../util/json.js";
 import { mapLimit } from "../util/pool.js";
+import { crdResources } from "../cluster/review.js";
 import { connect } from "./cluster.js";
 import { stackCharts } from "./policies.js";
 import type { Project } from "./project.js";
@@ -75,19 +75,6 @@ function finding(missing: Missing, stack: string): Finding {
 function serviceAccount(user: string): { kind: "ServiceAccount"; name: string; namespace: string } | undefined {
   const match = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
   return match === null ? undefined : { kind: "ServiceAccount", namespace: match[1] ?? "", name: match[2] ?? "" };
-}
-
-/** The resources the stack's own CRDs add (not served yet when the stack is not deployed). */
-function crdResources(objects: readonly RenderedObject[]): Map<string, { plural: string; namespaced: boolean }> {
-  const out = new Map<string, { plural: string; namespaced: boolean }>();
-  for (const object of objects) {
-    if (object.kind !== "CustomResourceDefinition" || !isRecord(object.body.spec)) continue;
-    const spec = object.body.spec;
-    const names = isRecord(spec.names) ? spec.names : {};
-    if (typeof names.plural === "string")
-      out.set(`${String(spec.group)}/${String(names.kind)}`, { plural: names.plural, namespaced: spec.scope !== "Cluster" });
-  }
-  return out;
 }
 
 export type { Right };
