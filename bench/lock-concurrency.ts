@@ -52,7 +52,7 @@ export async function benchLockConcurrency(): Promise<Record<string, string | nu
     let n = 0;
     const lockWith = async (selected: ChartSpec[], concurrency: number) => {
       const cacheRoot = join(work, `run-${n++}`);
-      const config: Config = { file: "bench", dir: work, repositories, charts: selected, stacks: [] };
+      const config: Config = { file: "bench", dir: work, repositories, charts: selected, stacks: [], registries: new Map() };
       await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }), { concurrency });
     };
     const parallel = await median(5, () => lockWith(charts, 8));

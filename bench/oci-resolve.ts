@@ -55,7 +55,7 @@ export async function benchOciResolve(): Promise<Record<string, string | number>
     const charts: ChartSpec[] = names.map((key) => chartSpec({ key, repository, range: "^1.0.0", namespace: "ns" }));
     const lock = await median(5, async () => {
       const cacheRoot = join(work, `cache-${n++}`);
-      const config: Config = { file: "bench", dir: work, repositories: new Map([["bench", repository]]), charts, stacks: [] };
+      const config: Config = { file: "bench", dir: work, repositories: new Map([["bench", repository]]), charts, stacks: [], registries: new Map() };
       await resolveLock(projectOf(config, null, { env: { ...process.env, CHARTROOM_CACHE: cacheRoot } }));
     });
     const helmBin = await helm(4);

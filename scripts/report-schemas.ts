@@ -19,6 +19,7 @@ export const REPORTS: Record<string, [string, string]> = {
   upgrade: ["src/report/upgrade.ts", "UpgradeReport"],
   explain: ["src/report/explain.ts", "ExplainReport"],
   types: ["src/report/codegen.ts", "TypesReport"],
+  images: ["src/report/images.ts", "ImagesReport"],
 };
 
 export function schemaPath(kind: string): string {

@@ -37,6 +37,7 @@ export type {
   WrittenConfig,
   WrittenRepository,
   WrittenStack,
+  WrittenRegistry,
   ReleaseSettings,
 } from "./config/types.js";
 export { ChartroomError, InternalError, formatError, CATALOGUE, exitCodeOf, type ErrorCode, type Place } from "./errors/index.js";

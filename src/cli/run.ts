@@ -28,6 +28,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "why a chart gets its engine: hooks, CRDs, schema, pins",
     load: async () => (await import("./commands/explain.js")).explainCommand as Command,
   },
+  images: {
+    summary: "list every container image the charts run, with its locked digest",
+    load: async () => (await import("./commands/images.js")).imagesCommand as Command,
+  },
   types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand as Command },
   diff: {
     summary: "per-object changes of a version bump, a values edit or a branch",

@@ -1,5 +1,5 @@
 import type { PolicyRule } from "../model/policy.js";
-import type { RepositoryUrl, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack } from "./types.js";
+import type { RepositoryUrl, WrittenChart, WrittenConfig, WrittenRegistry, WrittenRepository, WrittenStack } from "./types.js";
 
 /**
  * Declare a platform's repositories, charts and stacks. An identity function
@@ -10,6 +10,8 @@ export function defineConfig<R extends string, C extends string>(config: {
   repositories: Record<R, WrittenRepository | RepositoryUrl>;
   charts: Record<C, WrittenChart<NoInfer<R>, NoInfer<C>>>;
   stacks?: Record<string, WrittenStack>;
+  registries?: Record<string, WrittenRegistry>;
+  pinImages?: boolean;
 }): WrittenConfig<R, C> {
   return config;
 }

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { didYouMean } from "../util/nearest.js";
-import { chartSchema, configSchema, repositorySchema, stackSchema } from "./schema.js";
+import { chartSchema, configSchema, registrySchema, repositorySchema, stackSchema } from "./schema.js";
 import type { ChartSpec, Config, RepositoryKind, RepositorySpec, StackSpec } from "./types.js";
 
 const RELEASE_DEFAULTS = { atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, createNamespace: false, waitForJobs: true };
@@ -24,6 +24,8 @@ export function chartSpec(fields: Pick<ChartSpec, "key" | "repository" | "range"
     helmRelease: false,
     skipCrds: false,
     retainCrds: true,
+    pinImages: false,
+    imageFields: [],
     release: { ...RELEASE_DEFAULTS },
     ...fields,
   };
@@ -44,10 +46,11 @@ export function normaliseConfig(written: unknown, file: string): Config {
   const top = parse(configSchema, written, "", problems);
   if (top === undefined) throw invalid(file, problems);
   const repositories = normaliseRepositories(top.repositories, dir, problems);
-  const charts = normaliseCharts(top.charts, repositories, dir, problems);
+  const charts = normaliseCharts(top.charts, repositories, dir, problems, top.pinImages === true);
   const stacks = normaliseStacks(top.stacks ?? {}, dir, problems);
+  const registries = normaliseRegistries(top.registries ?? {}, dir, problems);
   if (problems.length > 0) throw invalid(file, problems);
-  return { file, dir, repositories, charts, stacks };
+  return { file, dir, repositories, charts, stacks, registries };
 }
 
 /** Parse with a schema, turning its issues into `path: message` lines. */
@@ -129,7 +132,40 @@ function verifyOf(written: { keyring: string } | false | undefined, repository: 
   return repository.verify === undefined ? {} : { verify: repository.verify };
 }
 
-function normaliseCharts(value: Record<string, unknown>, repositories: Map<string, RepositorySpec>, dir: string, problems: Problems): ChartSpec[] {
+/** Registries by host; a host is what an image reference names before its first `/`. */
+function normaliseRegistries(value: Record<string, unknown>, dir: string, problems: Problems): Map<string, RepositorySpec> {
+  const out = new Map<string, RepositorySpec>();
+  for (const [host, raw] of Object.entries(value)) {
+    const at = `registries.${JSON.stringify(host)}`;
+    if (!/^[a-z0-9.-]+(:\d+)?$/i.test(host)) {
+      problems.push(`${at}: "${host}" is not a registry host (like "ghcr.io" or "127.0.0.1:5000")`);
+      continue;
+    }
+    const written = parse(registrySchema, raw ?? {}, at, problems);
+    if (written === undefined) continue;
+    const endpoint = written.endpoint === undefined ? undefined : new URL(written.endpoint);
+    const spec: RepositorySpec = {
+      name: host,
+      kind: "oci",
+      url: `oci://${endpoint?.host ?? host}`,
+      plainHttp: written.plainHttp === true || endpoint?.protocol === "http:",
+      timeoutMs: written.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      declaredAt: at,
+    };
+    if (written.caFile !== undefined) spec.caFile = resolve(dir, written.caFile);
+    if (written.auth !== undefined) spec.auth = written.auth;
+    out.set(host.toLowerCase(), spec);
+  }
+  return out;
+}
+
+function normaliseCharts(
+  value: Record<string, unknown>,
+  repositories: Map<string, RepositorySpec>,
+  dir: string,
+  problems: Problems,
+  pinAll: boolean,
+): ChartSpec[] {
   const keys = Object.keys(value).sort();
   const names = [...repositories.keys()];
   const charts: ChartSpec[] = [];
@@ -155,6 +191,8 @@ function normaliseCharts(value: Record<string, unknown>, repositories: Map<strin
       helmRelease: written.helmRelease ?? false,
       skipCrds: written.skipCrds ?? false,
       retainCrds: written.retainCrds ?? true,
+      pinImages: written.pinImages ?? pinAll,
+      imageFields: (written.imageFields ?? []).map((field) => ({ kind: field.kind, path: field.path })),
       ...(written.postRenderer === undefined ? {} : { postRenderer: { command: written.postRenderer.command, args: written.postRenderer.args ?? [] } }),
       ...(written.resourcePrefix === undefined ? {} : { resourcePrefix: written.resourcePrefix }),
       release: { ...RELEASE_DEFAULTS, ...written.release },
@@ -209,6 +247,7 @@ function normaliseStacks(value: Record<string, unknown>, dir: string, problems: 
       kubeVersion: semver.coerce(written.kubeVersion)?.version ?? written.kubeVersion,
       apiVersions: [...(written.apiVersions ?? [])].sort(),
       ...(written.offline === true ? { offline: true } : {}),
+      ...(written.production === true ? { production: true } : {}),
       ...(written.cluster === undefined
         ? {}
         : {

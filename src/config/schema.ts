@@ -96,6 +96,45 @@ export const releaseSchema = z.strictObject(
   { error: "expected { atomic?, timeout?, maxHistory?, cleanupOnFail?, createNamespace?, waitForJobs? }" },
 );
 
+/** A custom resource's image field: its kind and the dotted path to the image string. */
+export const imageFieldSchema = z.strictObject(
+  {
+    kind: text,
+    path: z
+      .string({ error: 'expected a dotted path like "spec.image"' })
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'expected a dotted path like "spec.image"'),
+  },
+  { error: 'expected { kind: "Prometheus", path: "spec.image" }' },
+);
+
+/** An image registry chartroom may ask for digests: credentials (as variable names), a CA file, plain HTTP, a timeout. */
+export const registrySchema = z.strictObject(
+  {
+    /**
+     * Where to ask instead of the host itself (a mirror or pull-through cache):
+     * `https://mirror.example.com`, or `http://127.0.0.1:5000` (plain HTTP).
+     * A digest names the same bytes wherever they are served.
+     */
+    endpoint: z
+      .string({ error: "expected an http(s):// address" })
+      .regex(/^https?:\/\/[^/@\s]+\/?$/, "expected an address like https://mirror.example.com (no path, no credentials)")
+      .optional(),
+    auth: authSchema.optional(),
+    caFile: z.string({ error: "expected a path to a PEM file" }).optional(),
+    /**
+     * Talk plain HTTP (loopback registries only).
+     * @default false
+     */
+    plainHttp: boolean.optional(),
+    /**
+     * Per-request timeout in milliseconds.
+     * @default 30000
+     */
+    timeoutMs: z.number({ error: "expected a positive number of milliseconds" }).positive("expected a positive number of milliseconds").optional(),
+  },
+  { error: "expected {} or { endpoint?, auth?, caFile?, plainHttp?, timeoutMs? }" },
+);
+
 /** `^1.2.0`, `~1.2`, `>=1 <2`, an exact version, or `1.2.3@sha256:…`. */
 const version = z
   .string({ error: 'required; a semver range like "^1.2.0" or an exact version' })
@@ -210,6 +249,14 @@ export function chartSchema(repositories: readonly string[], charts: readonly st
        * or `false` to take it unchecked from a repository that verifies.
        */
       verify: z.union([verifySchema, z.literal(false)], { error: "expected { keyring } or false" }).optional(),
+      /**
+       * Deploy every image this chart runs as `repo:tag@sha256:<digest>`, the digest
+       * `chartroom lock` recorded (overrides the top-level `pinImages`).
+       * @default false
+       */
+      pinImages: boolean.optional(),
+      /** Image fields of custom resources (an operator's `spec.image`), locked and pinned like containers' images. */
+      imageFields: z.array(imageFieldSchema, { error: 'expected a list like [{ kind: "Prometheus", path: "spec.image" }]' }).optional(),
     },
     { error: "expected { repository, version, namespace, … }" },
   );
@@ -232,6 +279,11 @@ export const stackSchema = z.strictObject(
      */
     offline: boolean.optional(),
     /**
+     * A production stack: an image given by tag, not digest, is a policy finding there.
+     * @default false
+     */
+    production: boolean.optional(),
+    /**
      * The cluster `--cluster` reviews this stack against: a kubeconfig file
      * (relative to the config) and, optionally, its context. chartroom never
      * takes the ambient ~/.kube/config or $KUBECONFIG on its own.
@@ -243,7 +295,7 @@ export const stackSchema = z.strictObject(
       )
       .optional(),
   },
-  { error: "expected { kubeVersion, apiVersions?, offline?, cluster? }" },
+  { error: "expected { kubeVersion, apiVersions?, offline?, production?, cluster? }" },
 );
 
 /** The top level, with each part's shape checked by the schemas above. */
@@ -252,6 +304,12 @@ export const configSchema = z.strictObject(
     repositories: z.record(z.string(), z.unknown(), { error: 'expected an object of name → URL, e.g. { local: "file://./charts" }' }),
     charts: z.record(z.string(), z.unknown(), { error: "expected an object of key → { repository, version, namespace }" }),
     stacks: z.record(z.string(), z.unknown(), { error: "expected an object of name → { kubeVersion, apiVersions? }" }).optional(),
+    registries: z.record(z.string(), z.unknown(), { error: 'expected an object of registry host → settings, e.g. { "ghcr.io": {} }' }).optional(),
+    /**
+     * Deploy every chart's images pinned by the digests `chartroom lock` recorded.
+     * @default false
+     */
+    pinImages: boolean.optional(),
   },
   { error: "the default export must be an object: export default defineConfig({ repositories, charts })" },
 );
@@ -264,6 +322,8 @@ export type RepositoryAuth = z.output<typeof authSchema>;
 export type ReleaseSettings = z.output<typeof releaseSchema>;
 /** A stack as written: the Kubernetes version of its cluster and extra API versions. */
 export type WrittenStack = z.input<typeof stackSchema>;
+/** An image registry as written: the settings chartroom uses when it asks it for image digests. */
+export type WrittenRegistry = z.input<typeof registrySchema>;
 type ChartFields = z.input<ReturnType<typeof chartSchema>>;
 
 /** A chart declaration; `repository` and `dependsOn` name keys declared beside it. */
@@ -279,6 +339,18 @@ export interface WrittenConfig<R extends string = string, C extends string = str
   repositories: Record<R, WrittenRepository | RepositoryUrl>;
   charts: Record<C, WrittenChart<R, C>>;
   stacks?: Record<string, WrittenStack>;
+  /**
+   * Image registries `chartroom lock` may ask for the digests of the images
+   * charts run, by host (`docker.io`, `ghcr.io`, `127.0.0.1:5000`). chartroom
+   * asks no registry the config does not name (an `oci://` repository's host
+   * counts, with its settings).
+   */
+  registries?: Record<string, WrittenRegistry>;
+  /**
+   * Deploy every chart's images pinned by their locked digests.
+   * @default false
+   */
+  pinImages?: boolean;
 }
 
 function suggest(word: string, candidates: readonly string[]): string {

@@ -1,6 +1,16 @@
 // What users write is typed from the schema (config/schema.ts); what the
 // rest of chartroom reads is the normalised form below.
-export type { Engine, ReleaseSettings, RepositoryAuth, RepositoryUrl, WrittenChart, WrittenConfig, WrittenRepository, WrittenStack } from "./schema.js";
+export type {
+  Engine,
+  ReleaseSettings,
+  RepositoryAuth,
+  RepositoryUrl,
+  WrittenChart,
+  WrittenConfig,
+  WrittenRegistry,
+  WrittenRepository,
+  WrittenStack,
+} from "./schema.js";
 import type { Engine, ReleaseSettings, RepositoryAuth } from "./schema.js";
 
 export type RepositoryKind = "file" | "http" | "oci";
@@ -19,6 +29,8 @@ export interface RepositorySpec {
   verify?: { keyring: string };
   plainHttp: boolean;
   timeoutMs: number;
+  /** Where the config declares it, for messages: `repositories.<name>` unless said. */
+  declaredAt?: string;
 }
 
 /** A chart declaration after validation, every default filled in. */
@@ -43,6 +55,10 @@ export interface ChartSpec {
   release: Required<ReleaseSettings>;
   /** The keyring the chart's provenance is checked against (its own, else its repository's), absolute. */
   verify?: { keyring: string };
+  /** Deploy its images as `repo:tag@sha256:<locked digest>`. */
+  pinImages: boolean;
+  /** Custom resources' image fields, locked and pinned with the containers'. */
+  imageFields: { kind: string; path: string }[];
 }
 
 /** A stack after validation: the Kubernetes version and extra API versions its cluster serves. */
@@ -50,6 +66,8 @@ export interface StackSpec {
   name: string;
   kubeVersion: string;
   apiVersions: string[];
+  /** A production stack: images given by tag are a policy finding. */
+  production?: boolean;
   /** Deployed without a cluster (renderYamlToDirectory): helm.v4.Chart renders for v1.20.0. */
   offline?: boolean;
   /** The cluster `--cluster` reviews it against: a kubeconfig file (absolute) and its context. */
@@ -72,4 +90,6 @@ export interface Config {
   /** Sorted by key. */
   charts: ChartSpec[];
   stacks: StackSpec[];
+  /** Image registries chartroom may ask for digests, by host: a repository spec each (its name is the host). */
+  registries: Map<string, RepositorySpec>;
 }

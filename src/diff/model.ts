@@ -75,6 +75,15 @@ export interface ObjectReport {
   replacement?: { fields: string[]; consequences: Record<EngineName, string>; order?: "create-first" };
 }
 
+/** A container image that changes: its reference as rendered and the digest locked for it, where one is. */
+export interface ImageChange {
+  object: string;
+  container: string;
+  change: "added" | "removed" | "changed";
+  from?: { image: string; digest?: string };
+  to?: { image: string; digest?: string };
+}
+
 /** One chart and stack in a diff: both sides' versions, the objects that change and what the engine does to each. */
 export interface ChartReport {
   chart: string;
@@ -104,6 +113,8 @@ export interface ChartReport {
   };
   /** What the version change does to the values this platform sets (empty when the version is the same). */
   contract: ContractChange[];
+  /** Container images that change: tag to tag, digest to digest, added or removed. */
+  images: ImageChange[];
   /** Policy findings about this chart that the change adds, and those it resolves. */
   findings: { added: Finding[]; resolved: Finding[] };
   notes: string[];

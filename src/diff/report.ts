@@ -17,12 +17,16 @@ import {
 import { isRecord } from "../util/json.js";
 import { parsePath } from "../util/tree-path.js";
 import { alignGenerated, diffObjects } from "./objects.js";
+import { imageChanges } from "./images.js";
+import type { ImageField } from "../images/extract.js";
 
 export interface ChartSide {
   version: string;
   objects: RenderedObject[];
   /** `id path` of fields that change on every render of this side. */
   unstable: ReadonlySet<string>;
+  /** The digests locked for this side's image references. */
+  digests?: ReadonlyMap<string, string>;
 }
 
 export interface ReportOptions {
@@ -38,7 +42,7 @@ export interface ReportOptions {
  * that happen on every render kept but marked.
  */
 export function chartReport(
-  meta: { chart: string; stack: string; engine: EngineName; offline?: boolean },
+  meta: { chart: string; stack: string; engine: EngineName; offline?: boolean; imageFields?: readonly ImageField[] },
   before: ChartSide | null,
   after: ChartSide | null,
   options: ReportOptions,
@@ -91,6 +95,7 @@ export function chartReport(
       ...churnOf(meta.engine, meta.offline === true, churn(meta.engine, unstable, after?.objects ?? [])),
     },
     contract: [],
+    images: imageChanges(before, after, meta.imageFields),
     findings: { added: [], resolved: [] },
     notes: [],
   };

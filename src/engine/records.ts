@@ -25,6 +25,12 @@ export interface EngineRecord {
   crdsOnUpgrade: "applied" | "skipped";
   /** The provider replaces an object when one of its forceNew fields changes (engine/force-new.ts). */
   replacesOnForceNew: boolean;
+  /**
+   * How pinImages reaches the objects: a transform on each child (every
+   * object), or a post-renderer, which Helm 3 runs on the manifests but not
+   * on hooks (pkg/action/action.go renderResources), so hook images stay as rendered.
+   */
+  pinsHookImages: boolean;
   /** Who changes an object in place, in words. */
   updater: string;
   /** What an apiVersion move does to one object, when the engine's identity makes it worth saying. */
@@ -70,6 +76,7 @@ const CHART: EngineRecord = {
   hooks: "dropped",
   crdsOnUpgrade: "applied",
   replacesOnForceNew: true,
+  pinsHookImages: true,
   updater: "Pulumi's update",
   apiVersionNote: "helm.v4.Chart: the apiVersion is part of the child's URN; chartroom aliases the old type, so Pulumi updates it",
   crdsOnRemoval:
@@ -101,6 +108,7 @@ const RELEASE: EngineRecord = {
   hooks: "run",
   crdsOnUpgrade: "skipped",
   replacesOnForceNew: false,
+  pinsHookImages: false,
   updater: "helm upgrade",
   crdsOnRemoval: "a CRD under helm.v3.Release: Helm keeps those from crds/ on uninstall, deletes those from templates/ (and every custom resource with them)",
   replacement: 'helm.v3.Release: `helm upgrade` fails with "field is immutable"; the object must be deleted first',

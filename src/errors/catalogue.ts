@@ -55,6 +55,11 @@ export const CATALOGUE = {
     meaning: "an archive's bytes differ from the digest the lock, the index or the config pins",
     hint: "review what changed, then accept it with `chartroom lock <chart>`",
   },
+  IMAGE_MOVED: {
+    exit: 1,
+    meaning: "a container image tag the lock records now names another digest (the tag was pushed again)",
+    hint: "find out why; `chartroom lock --accept-moved-images` takes the new digests",
+  },
   PROVENANCE_INVALID: {
     exit: 1,
     meaning:

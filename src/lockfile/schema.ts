@@ -20,6 +20,22 @@ export const lockedDependencySchema = z.looseObject({
   vendoredVersion: z.string().optional(),
 });
 
+/** One image a chart runs in one stack, as `chartroom lock` found it. */
+export const lockedImageSchema = z.looseObject({
+  /** The object that names it (`Deployment.apps web/webapp`). */
+  object: z.string(),
+  /** `containers[web]`, `initContainers[migrate]`, or a custom resource's field. */
+  container: z.string(),
+  /** The reference as the render writes it. */
+  image: z.string(),
+  /** `sha256:<hex>` of the manifest (or multi-platform index) the reference named when locked. */
+  digest: sha256.optional(),
+  /** For a multi-platform index: how many platforms it lists. */
+  platforms: z.number().int().nonnegative().optional(),
+  /** Why no digest is recorded (registry not declared, unreachable, `--offline`). */
+  unresolved: z.string().optional(),
+});
+
 export const lockedChartSchema = z.looseObject({
   /** Repository URL as declared (never credentials). */
   repository: z.string(),
@@ -49,6 +65,8 @@ export const lockedChartSchema = z.looseObject({
   /** Per stack: fields that differ between two renders of the same inputs. */
   unstable: z.record(z.string(), z.array(z.string())).optional(),
   engine: z.object({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
+  /** Per stack: every container image the render runs, with its digest. */
+  images: z.record(z.string(), z.array(lockedImageSchema)).optional(),
   /** Who signed the archive's provenance, when the declaration asks for it to be verified. */
   signer: z.object({ fingerprint: z.string(), user: z.string().optional() }).optional(),
 });
@@ -62,3 +80,5 @@ export const lockfileSchema = z.looseObject({
 export type LockedChart = z.infer<typeof lockedChartSchema>;
 /** charts.lock.json as read: its version and one pin per chart key. */
 export type Lockfile = z.infer<typeof lockfileSchema>;
+/** One locked image use. */
+export type LockedImage = z.infer<typeof lockedImageSchema>;

@@ -29,6 +29,10 @@ export interface PolicyContext {
   external: readonly ExternalObject[];
   /** Whether the chart's declaration accepts that helm.v4.Chart drops its hooks. */
   dropHooks: boolean;
+  /** The stack is marked production in the config. */
+  production?: boolean;
+  /** The digest `chartroom lock` recorded for each image reference the chart runs, as written. */
+  lockedImages?: ReadonlyMap<string, string>;
 }
 
 /** What a rule says about one object (or the chart as a whole). */

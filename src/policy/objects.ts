@@ -1,6 +1,7 @@
 import type { ExternalObject, KubernetesObject, PolicyContext } from "../model/policy.js";
 import { isRecord } from "../util/json.js";
 import { isCustomResource } from "../render/kinds.js";
+import { POD_TEMPLATE_PATHS } from "../images/extract.js";
 
 // Reading Kubernetes objects the way the rules need them: pod templates,
 // containers, ports, label selectors, and lookups across a whole stack.
@@ -27,22 +28,12 @@ export interface PodTemplate {
   spec: Json;
 }
 
-const TEMPLATE_PATHS: Record<string, string[]> = {
-  Deployment: ["spec", "template"],
-  ReplicaSet: ["spec", "template"],
-  StatefulSet: ["spec", "template"],
-  DaemonSet: ["spec", "template"],
-  ReplicationController: ["spec", "template"],
-  Job: ["spec", "template"],
-  CronJob: ["spec", "jobTemplate", "spec", "template"],
-};
-
 /** The pod template of a workload (the Pod itself for a Pod); undefined for other kinds. */
 export function podTemplate(object: KubernetesObject): PodTemplate | undefined {
   if (object.kind === "Pod" && object.group === "") {
     return { object, path: "", labels: labels(record(object.body.metadata).labels), spec: record(object.body.spec) };
   }
-  const steps = TEMPLATE_PATHS[object.kind];
+  const steps = POD_TEMPLATE_PATHS[object.kind];
   if (steps === undefined) return undefined;
   let node: unknown = object.body;
   for (const step of steps) node = record(node)[step];

@@ -11,11 +11,15 @@ export interface PolicyChart {
   dropHooks: boolean;
   values: Record<string, unknown>;
   objects: readonly KubernetesObject[];
+  /** The digests the lock records for the chart's images, by reference as written. */
+  lockedImages?: ReadonlyMap<string, string>;
 }
 
 export interface PolicyRun {
   stack: string;
   kubeVersion?: string;
+  /** The stack is marked production. */
+  production?: boolean;
   charts: readonly PolicyChart[];
   rules: readonly PolicyRule[];
   settings: PolicySettings;
@@ -43,6 +47,8 @@ export function runPolicies(run: PolicyRun): Finding[] {
       charts,
       external,
       dropHooks: chart.dropHooks,
+      production: run.production === true,
+      lockedImages: chart.lockedImages ?? new Map(),
     };
     for (const rule of run.rules) {
       const severity = severityOf(rule, run.settings, run.stack);

@@ -19,6 +19,7 @@ import { valuesLayers } from "./values-files.js";
 import { describeEngineHelm, engineHelmNote, installedProvider } from "./provider-helm.js";
 import { isSecretObject } from "../render/seal.js";
 import { renderFor } from "./rendering.js";
+import { lockedDigests } from "../lockfile/images.js";
 import { sourceOf, stackName } from "./select.js";
 import { settleAll } from "../util/pool.js";
 
@@ -54,7 +55,13 @@ async function renderSide(
     extra: options.extra,
     reveal: options.showSecrets,
   });
-  return { version: rendering.version, objects: rendering.objects, unstable: new Set(rendering.unstable), helm: rendering.helm };
+  return {
+    version: rendering.version,
+    objects: rendering.objects,
+    unstable: new Set(rendering.unstable),
+    helm: rendering.helm,
+    digests: lockedDigests(side.project.lock?.charts[side.spec.key]),
+  };
 }
 
 /** Render both sides for one stack and compare them. */
@@ -71,7 +78,7 @@ export async function compareSides(
   const pin = [after, before].map((side) => (side !== null && "pin" in side.target ? side.target.pin : undefined)).find((p) => p !== undefined);
   const engine = (spec === undefined ? undefined : engineOf(spec, pin)) ?? UNLOCKED_ENGINE;
   const report = chartReport(
-    { chart: spec?.key ?? "?", stack: stackName(stack), engine, ...(stack?.offline === true ? { offline: true } : {}) },
+    { chart: spec?.key ?? "?", stack: stackName(stack), engine, imageFields: spec?.imageFields ?? [], ...(stack?.offline === true ? { offline: true } : {}) },
     old,
     next,
     options,

@@ -23,6 +23,7 @@ import { mergeLayers } from "../values/coalesce.js";
 import type { Project } from "./project.js";
 import { valuesLayers } from "./values-files.js";
 import type { ArchiveTarget } from "./archives.js";
+import { lockedDigests } from "../lockfile/images.js";
 import { renderFor } from "./rendering.js";
 import { requirePin, stackName } from "./select.js";
 
@@ -186,6 +187,7 @@ export async function policyChart(
     dropHooks: spec.dropHooks,
     values: mergeLayers(layers.map((layer) => layer.values)),
     objects: rendering.objects,
+    lockedImages: lockedDigests(project.lock?.charts[spec.key]),
   };
   if (rendering.key !== undefined) project.memo.renderKeys.set(chart, rendering.key);
   return chart;
@@ -205,7 +207,16 @@ export async function policyFindings(project: Project, stack: StackSpec | undefi
   const rules = [...(await builtinRules(objects)), ...policies.custom];
   const ran = await observed(
     project.config.dir,
-    () => runPolicies({ stack: stackName(stack), kubeVersion: stack?.kubeVersion, charts, rules, settings: policies.settings, today }),
+    () =>
+      runPolicies({
+        stack: stackName(stack),
+        kubeVersion: stack?.kubeVersion,
+        production: stack?.production,
+        charts,
+        rules,
+        settings: policies.settings,
+        today,
+      }),
     isLoaderCache,
   );
   const inputs = mergeInputs(policies.inputs, ran.inputs);
@@ -250,8 +261,9 @@ async function findingsKey(project: Project, stack: StackSpec | undefined, chart
     JSON.stringify({
       stack: stackName(stack),
       kubeVersion: stack?.kubeVersion ?? null,
+      production: stack?.production === true,
       today,
-      charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i]]),
+      charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i], [...(chart.lockedImages ?? [])].sort()]),
       declared: [project.config.charts.map((spec) => spec.key), project.config.stacks.map((item) => item.name)],
       files,
       rules: await rulesFingerprint(),

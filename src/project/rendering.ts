@@ -1,4 +1,5 @@
 import { engineOf } from "../engine/choice.js";
+import { ENGINES } from "../engine/records.js";
 import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
@@ -8,6 +9,10 @@ import { engineKubernetes } from "../engine/offline.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
+import { pinObjects, type Unpinned } from "../images/pin.js";
+import { sha256Digest } from "../util/hash.js";
+import { stableStringify } from "../util/json.js";
+import { lockedDigests } from "../lockfile/images.js";
 
 export interface RenderRequest {
   spec: ChartSpec;
@@ -22,12 +27,16 @@ export interface RenderRequest {
   extra?: readonly ValuesLayer[];
   /** Secret values as rendered, not sealed (--show-secrets); never cached. */
   reveal?: boolean;
+  /** As helm renders it, images not pinned even when the chart pins them (what `lock` reads its images from). */
+  raw?: boolean;
 }
 
 export interface ChartRendering extends Rendering {
   version: string;
   /** The helm that rendered it, as `3.18.6 (HELM_BIN)`. */
   helm: string;
+  /** With pinImages: the image uses left as rendered, and why. */
+  unpinned?: Unpinned[];
 }
 
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
@@ -50,7 +59,22 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
     reveal: request.reveal,
     onHelm,
   });
-  return { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
+  const done = { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
+  return request.raw === true || !request.spec.pinImages ? done : pinned(project, request.spec, done);
+}
+
+/**
+ * What the engine deploys with pinImages: every image at the digest the lock
+ * records (hooks left alone under helm.v3.Release, whose Helm post-renders
+ * none). The render key names the digests, so cached findings follow them.
+ */
+function pinned(project: Project, spec: ChartSpec, rendering: ChartRendering): ChartRendering {
+  const digests = lockedDigests(project.lock?.charts[spec.key]);
+  const engine = engineOfPlatform(project, spec);
+  const hooksUnpinned = engine !== undefined && !ENGINES[engine].pinsHookImages;
+  const { objects, unpinned } = pinObjects(rendering.objects, digests, { fields: spec.imageFields, hooksUnpinned });
+  const key = rendering.key === undefined ? undefined : `${rendering.key} pinned ${sha256Digest(stableStringify([...digests].sort()))}`;
+  return { ...rendering, objects, unpinned, ...(key === undefined ? {} : { key }) };
 }
 
 /**

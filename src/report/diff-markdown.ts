@@ -1,4 +1,5 @@
 import type { ChartReport, DiffReport, ObjectReport } from "../diff/model.js";
+import { describeImageChange } from "./images.js";
 import { countActions, describeCounts, isBookkeepingOnly, isReal, liveStops } from "../diff/report.js";
 import { plain } from "./paint.js";
 import { ENGINES } from "../engine/records.js";
@@ -94,6 +95,7 @@ function objectLine(object: ObjectReport): string {
 
 function objectList(chart: ChartReport): string {
   const lines = chart.objects.map(objectLine);
+  for (const change of chart.images) lines.push(`  image ${describeImageChange(change)}`);
   const contract = chart.contract.filter((change) => change.kind !== "default");
   if (contract.length > 0) lines.push(`  values contract: ${contract.map((change) => `${change.kind} ${change.path}`).join(", ")}`);
   for (const found of chart.findings.added) lines.push(`  + policy ${found.severity} ${found.rule}: ${found.object ?? ""} ${found.path ?? ""}`.trimEnd());

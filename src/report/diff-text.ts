@@ -7,6 +7,7 @@ import type { Finding } from "../model/findings.js";
 import { describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 
 import { liveLines } from "./live-text.js";
+import { describeImageChange } from "./images.js";
 import type { Paint } from "./paint.js";
 export type { Paint };
 
@@ -31,6 +32,11 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   const lines = [paint(chartHeading(chart), "bold")];
   if (chart.objects.length === 0) lines.push("  no object changes");
   for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
+  if (chart.images.length > 0) {
+    lines.push(paint("  images:", "bold"));
+    for (const change of chart.images)
+      lines.push(paint(`    ${describeImageChange(change)}`, change.change === "removed" ? "red" : change.change === "added" ? "green" : "yellow"));
+  }
   lines.push(...contractLines(chart, paint));
   lines.push(...findingLines(chart, paint));
   for (const note of chart.notes) lines.push(`  note: ${note}`);

@@ -18,6 +18,7 @@ export const FORMATS_OF = {
   upgrade: ["text", "json", "markdown", "html"],
   explain: ["text", "json", "markdown"],
   types: ["text", "json", "markdown"],
+  images: ["text", "json", "markdown"],
 } as const satisfies Record<string, readonly Format[]>;
 
 /** The kinds of report, one per workflow. */

@@ -1,4 +1,5 @@
 import type { EngineName } from "../model/engine.js";
+import { describeImageChange } from "./images.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
 import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
@@ -83,6 +84,10 @@ function chartSection(chart: ChartReport): string {
     chart.contract.length === 0
       ? ""
       : `<section class="contract" aria-label="Values contract of ${esc(chart.chart)}"><h3>Values contract</h3><ul>${chart.contract.map((change) => `<li class="${change.kind}"><code>${esc(change.path)}</code>: ${esc(change.detail)}${change.hint === undefined ? "" : ` <em>${esc(change.hint)}</em>`}</li>`).join("")}</ul></section>`;
+  const images =
+    chart.images.length === 0
+      ? ""
+      : `<section class="images" aria-label="Images of ${esc(chart.chart)}"><h3>Images</h3><ul>${chart.images.map((change) => `<li class="${change.change}"><code>${esc(describeImageChange(change))}</code></li>`).join("")}</ul></section>`;
   const noise: string[] = [];
   if (chart.bookkeeping.objects > 0) noise.push(`${chart.bookkeeping.objects} object(s) with bookkeeping changes (${chart.bookkeeping.fields.join(", ")})`);
   if (chart.unstable.paths.length > 0) noise.push(`changes on every render: ${chart.unstable.paths.join(", ")}`);
@@ -104,7 +109,7 @@ function chartSection(chart: ChartReport): string {
     chart.live === undefined
       ? ""
       : `<section class="live" aria-label="Live review of ${esc(chart.chart)}"><h3>Live review</h3><pre>${esc(liveLines(chart.live, (text) => text).join("\n"))}</pre></section>`;
-  return `<section class="chart" ${attributes}><h2>${esc(heading)}</h2>${counts}${contract}${findings}${live}${objects}${noted}</section>`;
+  return `<section class="chart" ${attributes}><h2>${esc(heading)}</h2>${counts}${images}${contract}${findings}${live}${objects}${noted}</section>`;
 }
 
 function objectArticle(object: ObjectReport, chart: ChartReport): string {

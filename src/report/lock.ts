@@ -12,6 +12,17 @@ export interface LockChange {
   digests?: { from: string; to: string };
 }
 
+/** The container images of a lock: how many have a digest, which have none and why, which tags moved. */
+export interface ImageSummary {
+  /** Image uses recorded with a digest. */
+  locked: number;
+  unresolved: { chart: string; stack: string; image: string; why: string }[];
+  /** Locked tags that could not be asked again (the registry did not answer): their digests stay, unchecked. */
+  unchecked: { chart: string; stack: string; image: string; why: string }[];
+  /** Tags that name another digest than the one locked (taken only with --accept-moved-images). */
+  moved: { chart: string; stack: string; image: string; from: string; to: string }[];
+}
+
 /** `chartroom lock`: what changed in charts.lock.json. */
 export interface LockReport {
   report: "lock";
@@ -21,6 +32,7 @@ export interface LockReport {
   /** False when the lock already said exactly this. */
   written: boolean;
   changes: LockChange[];
+  images: ImageSummary;
 }
 
 /** `chartroom lock --frozen`: every pin fits its declaration and its archive verified. */
@@ -29,6 +41,7 @@ export interface VerifyReport {
   format: 1;
   path: string;
   charts: { chart: string; version: string; digest: string }[];
+  images: ImageSummary;
 }
 
 const COLOUR = { added: "green", updated: "yellow", downgraded: "red", republished: "red", removed: "red", unchanged: "dim" } as const;
@@ -56,11 +69,28 @@ export function lockText(report: LockReport, paint: Paint, cwd: string): string 
     from,
     to,
   ]);
-  return `${textTable(HEADERS, coloured)}\n\n${headline(report, cwd)}`;
+  return `${textTable(HEADERS, coloured)}\n\n${headline(report, cwd)}${imageLines(report.images)}`;
 }
 
 export function lockMarkdown(report: LockReport, cwd: string): string {
-  return `${headline(report, cwd)}\n\n${markdownTable(HEADERS, rows(report.changes))}`;
+  return `${headline(report, cwd)}\n\n${markdownTable(HEADERS, rows(report.changes))}${imageLines(report.images)}`;
+}
+
+/**
+ * One line for the images, then each unresolved registry once and each
+ * moved tag: a gap is always said, never hidden in the lock.
+ */
+function imageLines(images: ImageSummary): string {
+  const total = images.locked + images.unresolved.length;
+  if (total === 0) return "";
+  const lines = [`images: ${images.locked} of ${total} locked by digest`];
+  const reasons = new Map<string, Set<string>>();
+  for (const gap of images.unresolved) reasons.set(gap.why, (reasons.get(gap.why) ?? new Set()).add(gap.image));
+  for (const [why, names] of reasons) lines.push(`  not locked (${names.size} image${names.size === 1 ? "" : "s"}): ${why}`);
+  if (reasons.size > 0) lines.push("  `chartroom images` lists each");
+  for (const gap of images.unchecked) lines.push(`  not rechecked: ${gap.image} (${gap.chart}, ${gap.stack}): ${gap.why}`);
+  for (const move of images.moved) lines.push(`  moved: ${move.image} (${move.chart}, ${move.stack}): ${move.from} → ${move.to}`);
+  return `\n${lines.join("\n")}`;
 }
 
 const VERIFIED = "charts.lock.json matches the config; every pinned archive verified";
@@ -69,12 +99,12 @@ export function verifyText(report: VerifyReport): string {
   return `${textTable(
     ["CHART", "VERSION", "DIGEST"],
     report.charts.map((c) => [c.chart, c.version, c.digest]),
-  )}\n\n${VERIFIED}`;
+  )}\n\n${VERIFIED}${imageLines(report.images)}`;
 }
 
 export function verifyMarkdown(report: VerifyReport): string {
   return `${VERIFIED}\n\n${markdownTable(
     ["chart", "version", "digest"],
     report.charts.map((c) => [c.chart, c.version, `\`${c.digest}\``]),
-  )}`;
+  )}${imageLines(report.images)}`;
 }

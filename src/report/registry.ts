@@ -7,6 +7,7 @@ import { typesMarkdown, typesText, type TypesReport } from "./codegen.js";
 import { formatMarkdown } from "./diff-markdown.js";
 import { formatText } from "./diff-text.js";
 import { explainMarkdown, explainText, type ExplainReport } from "./explain.js";
+import { imagesMarkdown, imagesText, type ImagesReport } from "./images.js";
 import { diffHtml, planHtml, upgradeHtml } from "./html.js";
 import { lockMarkdown, lockText, verifyMarkdown, verifyText, type LockReport, type VerifyReport } from "./lock.js";
 import { outdatedMarkdown, outdatedText, type OutdatedReport } from "./outdated.js";
@@ -26,7 +27,8 @@ export type AnyReport =
   | CheckReport
   | UpgradeReport
   | ExplainReport
-  | TypesReport;
+  | TypesReport
+  | ImagesReport;
 
 export { FORMATS, formatsOf, type Format, type ReportKind } from "./formats.js";
 
@@ -55,6 +57,7 @@ const RENDERERS: { [K in ReportKind]: Renderers<Extract<AnyReport, { report: K }
   upgrade: { text: (r, o) => upgradeText(r, o.paint), markdown: (r) => upgradeMarkdown(r), html: (r) => upgradeHtml(r) },
   explain: { text: (r) => explainText(r), markdown: (r) => explainMarkdown(r) },
   types: { text: (r, o) => typesText(r, o.cwd), markdown: (r, o) => typesMarkdown(r, o.cwd) },
+  images: { text: (r, o) => imagesText(r, o.paint), markdown: (r) => imagesMarkdown(r) },
 };
 
 /** The formats that have a renderer (a test compares this with FORMATS_OF). */

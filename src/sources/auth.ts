@@ -24,7 +24,7 @@ function readVar(repository: RepositorySpec, key: string, name: string, env: Nod
   const value = env[name];
   if (value === undefined || value === "") {
     throw new ChartroomError("HTTP_AUTH", `environment variable ${name} is not set`, {
-      place: { key: `repositories.${repository.name}.auth.${key}` },
+      place: { key: `${declaredAt(repository)}.auth.${key}` },
       hint: `export ${name} before running chartroom (the config names it for ${repository.url})`,
     });
   }
@@ -43,7 +43,12 @@ export function authorizationHeader(credentials: Credentials | undefined): Recor
 /** The hint for a 401/403: which variables to check, never their values. */
 export function authHint(repository: RepositorySpec): string {
   const auth = repository.auth;
-  if (auth === undefined) return `the repository wants credentials: add auth to repositories.${repository.name} naming environment variables`;
+  if (auth === undefined)
+    return `the ${repository.declaredAt === undefined ? "repository" : "registry"} wants credentials: add auth to ${declaredAt(repository)} naming environment variables`;
   const names = [auth.tokenEnv, auth.usernameEnv, auth.passwordEnv].filter((name) => name !== undefined);
-  return `check the credentials in ${names.join(", ")} (named by repositories.${repository.name}.auth)`;
+  return `check the credentials in ${names.join(", ")} (named by ${declaredAt(repository)}.auth)`;
+}
+
+function declaredAt(repository: RepositorySpec): string {
+  return repository.declaredAt ?? `repositories.${repository.name}`;
 }

@@ -15,6 +15,7 @@ import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { contractOf, inspectionOf } from "../project/archives.js";
 import type { Project } from "../project/project.js";
 import { valuesLayers } from "../project/values-files.js";
+import { lockedDigests } from "../lockfile/images.js";
 import { stacksFor } from "../project/select.js";
 
 /** Everything a deployment needs, read from the config, the lock, values files and the pinned archive. */
@@ -37,6 +38,8 @@ export interface DeploymentPlan {
   fileSecrets: string[];
   /** The chart renders a Secret: values given to a helm.v3.Release are kept secret as a whole. */
   rendersSecrets: boolean;
+  /** With pinImages: the digest the lock records for each image reference, as rendered. */
+  images?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -85,6 +88,12 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     );
   }
   const layers = await valuesLayers(project, spec.key, stack);
+  if (spec.pinImages && pin.images === undefined) {
+    throw new ChartroomError("LOCK_STALE", `${spec.key} pins its images (pinImages), and charts.lock.json records none for it`, {
+      place: { file: project.lockPath, chart: spec.key },
+      hint: "run `chartroom lock` (this chartroom records each chart's images) and commit charts.lock.json",
+    });
+  }
   return {
     spec,
     pin,
@@ -95,6 +104,7 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     contract: contractOf(found),
     fileSecrets: secretStrings(layers.map((layer) => layer.values)),
     rendersSecrets: found.rendersSecrets === true,
+    ...(spec.pinImages ? { images: lockedDigests(pin) } : {}),
   };
 }
 

@@ -1,10 +1,11 @@
 import semver from "semver";
 import { ChartroomError } from "../errors/index.js";
-import { LOCKFILE_VERSION, type LockedChart, type Lockfile } from "../lockfile/schema.js";
+import { LOCKFILE_VERSION, type LockedChart, type LockedImage, type Lockfile } from "../lockfile/schema.js";
 import { findStale, staleReasons } from "../lockfile/stale.js";
 import { serialiseLock, writeLock } from "../lockfile/write.js";
 import type { ChartVersion } from "../model/charts.js";
-import type { LockChange, LockReport, VerifyReport } from "../report/lock.js";
+import type { ImageSummary, LockChange, LockReport, VerifyReport } from "../report/lock.js";
+import { imageSummary, movedError, resolveImages, unlockedUses } from "../project/images.js";
 import { mapLimit } from "../util/pool.js";
 import { archiveFor, placePinnedArchives } from "../project/archives.js";
 import { lockChart } from "../project/pins.js";
@@ -38,13 +39,21 @@ export interface LockOptions {
    * @default false
    */
   allowDowngrade?: boolean;
+  /** Record the images' references only, asking no registry (`--offline`). @default false */
+  offline?: boolean;
+  /**
+   * Take the digests locked tags name now, where they moved (otherwise a
+   * moved tag is IMAGE_MOVED). The report lists each.
+   * @default false
+   */
+  acceptMovedImages?: boolean;
 }
 
 /**
  * Resolve, fetch, verify, inspect and render (for hook facts) the charts that
  * need it, and return the new lock. Writes nothing.
  */
-export async function resolveLock(project: Project, options: LockOptions = {}): Promise<{ lock: Lockfile; changes: LockChange[] }> {
+export async function resolveLock(project: Project, options: LockOptions = {}): Promise<{ lock: Lockfile; changes: LockChange[]; images: ImageSummary }> {
   const kept = project.lock?.charts ?? {};
   const only = [...(options.charts ?? []), ...(options.versions?.keys() ?? [])];
   selectCharts(project, only);
@@ -64,8 +73,16 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
     const pin = fresh ?? kept[spec.key];
     if (pin !== undefined) charts[spec.key] = pin;
   }
+  const images = await resolveImages(project, charts, kept, { offline: options.offline, acceptMoved: options.acceptMovedImages });
+  if (images.moved.length > 0 && options.acceptMovedImages !== true) throw movedError(project, images.moved);
+  for (const [key, pin] of Object.entries(charts)) charts[key] = withImages(pin, images.images.get(key));
   const lock: Lockfile = { lockfileVersion: LOCKFILE_VERSION, charts };
-  return { lock, changes: describeChanges(project.lock, lock) };
+  return { lock, changes: describeChanges(project.lock, lock), images: imageSummary(images) };
+}
+
+/** The pin with its images, for the stacks that run any (`{}` says it runs none). */
+function withImages(pin: LockedChart, images: Record<string, LockedImage[]> | undefined): LockedChart {
+  return { ...pin, images: Object.fromEntries(Object.entries(images ?? {}).filter(([, list]) => list.length > 0)) };
 }
 
 /**
@@ -80,19 +97,19 @@ export async function lock(project: Project, options: LockOptions = {}): Promise
 
 /** `lock` with the writer lock held. */
 export async function lockHeld(project: Project, options: LockOptions = {}): Promise<LockReport> {
-  const { lock: next, changes } = await resolveLock(project, options);
+  const { lock: next, changes, images } = await resolveLock(project, options);
   const unchanged = project.lock !== null && serialiseLock(project.lock) === serialiseLock(next);
   if (!unchanged) await writeLock(project.lockPath, next);
   project.lock = next;
   await placePinnedArchives(project);
-  return { report: "lock", format: 1, path: project.lockPath, written: !unchanged, changes };
+  return { report: "lock", format: 1, path: project.lockPath, written: !unchanged, changes, images };
 }
 
 /**
  * `chartroom lock --frozen`: the lock must fit every declaration and every
  * pinned archive must still be the one it names. Writes nothing.
  */
-export async function verify(project: Project): Promise<VerifyReport> {
+export async function verify(project: Project, options: Pick<LockOptions, "offline"> = {}): Promise<VerifyReport> {
   const current = project.lock;
   if (current === null) {
     throw new ChartroomError("LOCK_MISSING", `${project.lockPath} does not exist`, {
@@ -116,7 +133,17 @@ export async function verify(project: Project): Promise<VerifyReport> {
     return { chart: spec.key, version: pin.version, digest: pin.digest };
   });
   await placePinnedArchives(project);
-  return { report: "verify", format: 1, path: project.lockPath, charts };
+  const images = await resolveImages(project, current.charts, current.charts, { offline: options.offline, recheck: true });
+  const unlocked = unlockedUses(project, current, images);
+  if (unlocked.length > 0) {
+    throw new ChartroomError("LOCK_STALE", `charts.lock.json does not record every image the charts run (${unlocked.length})`, {
+      place: { file: project.lockPath },
+      details: unlocked.map((use) => use.message),
+      hint: "the values or the chart name other images now: run `chartroom lock` and commit the result",
+    });
+  }
+  if (images.moved.length > 0) throw movedError(project, images.moved);
+  return { report: "verify", format: 1, path: project.lockPath, charts, images: imageSummary(images) };
 }
 
 export function describeChanges(previous: Lockfile | null, next: Lockfile): LockChange[] {

@@ -13,6 +13,8 @@ import { type CompareOptions, compareSides, versionTarget } from "../project/com
 import { policyFindings, stackCharts, startPolicies } from "../project/policies.js";
 import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf, stackName, stacksFor } from "../project/select.js";
+import { movedError, resolveImages, unlockedUses } from "../project/images.js";
+import type { LockedChart } from "../lockfile/schema.js";
 
 type Live = NonNullable<CompareOptions["live"]>;
 
@@ -60,7 +62,30 @@ export async function plan(project: Project, options: PlanOptions = {}): Promise
     return row;
   });
   await countFindings(project, rows);
+  await recheckImages(project, rows);
   return { report: "plan", format: 1, charts: rows };
+}
+
+/**
+ * Every locked image tag asked again: one that names another digest now is
+ * IMAGE_MOVED on its chart, an image the lock does not record is stale, one
+ * whose registry did not answer is a note.
+ */
+async function recheckImages(project: Project, rows: PlanRow[]): Promise<void> {
+  const lock = project.lock;
+  const verified = rows.filter((row) => row.verified && row.problems.length === 0);
+  if (lock === null || verified.length === 0) return;
+  const pins = Object.fromEntries(
+    verified.flatMap((row) => (Object.hasOwn(lock.charts, row.chart) ? [[row.chart, lock.charts[row.chart] as LockedChart]] : [])),
+  );
+  const outcome = await resolveImages(project, pins, pins, { recheck: true });
+  const byChart = new Map(verified.map((row) => [row.chart, row]));
+  for (const moved of outcome.moved) byChart.get(moved.chart)?.problems.push(`IMAGE_MOVED: ${movedError(project, [moved]).message}`);
+  for (const use of unlockedUses(project, lock, outcome)) byChart.get(use.chart)?.problems.push(`stale: ${use.message}`);
+  for (const gap of outcome.unchecked) {
+    const row = byChart.get(gap.chart);
+    if (row !== undefined) row.notes = [...(row.notes ?? []), `image ${gap.image} (${gap.stack}) not rechecked: ${gap.why}`];
+  }
 }
 
 /** Policy findings of the pins, counted per chart; skipped while any chart cannot be rendered from its pin. */

@@ -274,3 +274,52 @@ function pageTags(upstream: string, url: URL, size: number, res: ServerResponse,
   });
   forward.end();
 }
+
+/**
+ * An image pushed over the distribution API: a config and one layer per
+ * platform, a manifest each and, for several platforms, an OCI index over
+ * them. `salt` makes other bytes under the same tag (a moved tag). Returns
+ * the digest the tag names.
+ */
+export async function pushImage(
+  base: string,
+  name: string,
+  tag: string,
+  options: { platforms?: string[]; salt?: string; basic?: { username: string; password: string } } = {},
+): Promise<string> {
+  const auth: Record<string, string> = options.basic
+    ? { authorization: `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}` }
+    : {};
+  const blob = async (data: Buffer) => {
+    const start = await fetch(`${base}/v2/${name}/blobs/uploads/`, { method: "POST", headers: auth });
+    const location = new URL(start.headers.get("location") ?? "", base);
+    location.searchParams.set("digest", digestOf(data));
+    const put = await fetch(location, { method: "PUT", body: new Uint8Array(data), headers: { ...auth, "content-type": "application/octet-stream" } });
+    if (put.status !== 201) throw new Error(`blob upload to ${name} failed: ${put.status}`);
+    return { digest: digestOf(data), size: data.length };
+  };
+  const putManifest = async (reference: string, mediaType: string, manifest: unknown) => {
+    const body = JSON.stringify(manifest);
+    const put = await fetch(`${base}/v2/${name}/manifests/${reference}`, { method: "PUT", body, headers: { ...auth, "content-type": mediaType } });
+    if (put.status !== 201) throw new Error(`manifest upload to ${name}:${reference} failed: ${put.status} ${await put.text()}`);
+    return { digest: digestOf(Buffer.from(body)), size: Buffer.byteLength(body), mediaType };
+  };
+  const platforms = options.platforms ?? ["linux/amd64"];
+  const manifests = [];
+  for (const platform of platforms) {
+    const [os = "linux", architecture = "amd64"] = platform.split("/");
+    const config = await blob(Buffer.from(JSON.stringify({ architecture, os, salt: options.salt ?? "" })));
+    const layer = await blob(Buffer.from(`layer of ${name}:${tag} for ${platform} ${options.salt ?? ""}`));
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.oci.image.manifest.v1+json",
+      config: { mediaType: "application/vnd.oci.image.config.v1+json", ...config },
+      layers: [{ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", ...layer }],
+    };
+    const reference = platforms.length === 1 ? tag : digestOf(Buffer.from(JSON.stringify(manifest)));
+    manifests.push({ ...(await putManifest(reference, manifest.mediaType, manifest)), platform: { os, architecture } });
+  }
+  if (platforms.length === 1) return manifests[0]?.digest as string;
+  const index = { schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json", manifests };
+  return (await putManifest(tag, index.mediaType, index)).digest;
+}

@@ -20,10 +20,11 @@ function ranksOfReadme(text: string): string[] {
 const RANKS = ranksOfReadme(await readFile(join(ROOT, "README.md"), "utf8"));
 
 /** Folders of pure logic: data in, data out; no file system, network or processes. */
-const PURE = ["model", "versions", "engine", "diff", "policy", "report"];
+const PURE = ["model", "images", "versions", "engine", "diff", "policy", "report"];
 const PURE_FILES = [
   "lockfile/schema.ts",
   "lockfile/stale.ts",
+  "lockfile/images.ts",
   "sources/helm-index/file.ts",
   "sources/helm-index/scan.ts",
   "values/coalesce.ts",
@@ -173,6 +174,8 @@ describe("architecture", () => {
       "errors",
       "model",
       "util",
+      // Added after DESIGN.md: container image references and pinning, read by config-free layers above (policy, project, deploy).
+      "images",
       "config",
       "store",
       "sources",

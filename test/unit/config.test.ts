@@ -49,6 +49,8 @@ describe("normaliseConfig", () => {
         helmRelease: false,
         skipCrds: false,
         retainCrds: true,
+        pinImages: false,
+        imageFields: [],
         release: { atomic: true, timeout: 600, maxHistory: 10, cleanupOnFail: true, createNamespace: false, waitForJobs: true },
       },
     ]);
@@ -120,6 +122,76 @@ describe("normaliseConfig", () => {
     const written = base();
     written.charts.web = { repository: "local", version, namespace: "web" };
     expect(problems(written)[0]).toContain(message);
+  });
+
+  it("reads image registries by host, an endpoint asked instead of the host, pinImages for all charts or one", () => {
+    const config = normaliseConfig(
+      {
+        ...base(),
+        registries: {
+          "ghcr.io": { auth: { tokenEnv: "GHCR_TOKEN" } },
+          "registry.example.test": { endpoint: "http://127.0.0.1:5000" },
+        },
+        pinImages: true,
+        charts: {
+          web: { repository: "local", version: "^1.0.0", namespace: "web", imageFields: [{ kind: "Prometheus", path: "spec.image" }] },
+          db: { repository: "local", version: "^1.0.0", namespace: "db", pinImages: false },
+        },
+        stacks: { prod: { kubeVersion: "1.31.0", production: true } },
+      },
+      FILE,
+    );
+    expect([...config.registries.entries()]).toStrictEqual([
+      [
+        "ghcr.io",
+        {
+          name: "ghcr.io",
+          kind: "oci",
+          url: "oci://ghcr.io",
+          plainHttp: false,
+          timeoutMs: 30000,
+          declaredAt: 'registries."ghcr.io"',
+          auth: { tokenEnv: "GHCR_TOKEN" },
+        },
+      ],
+      [
+        "registry.example.test",
+        {
+          name: "registry.example.test",
+          kind: "oci",
+          url: "oci://127.0.0.1:5000",
+          plainHttp: true,
+          timeoutMs: 30000,
+          declaredAt: 'registries."registry.example.test"',
+        },
+      ],
+    ]);
+    expect(config.charts.map((chart) => [chart.key, chart.pinImages, chart.imageFields])).toStrictEqual([
+      ["db", false, []],
+      ["web", true, [{ kind: "Prometheus", path: "spec.image" }]],
+    ]);
+    expect(config.stacks[0]?.production).toBe(true);
+  });
+
+  it("refuses a registry that is not a host, an endpoint with a path or credentials, and an image field that is not a dotted path", () => {
+    expect(
+      problems({
+        ...base(),
+        registries: {
+          "https://ghcr.io": {},
+          "quay.io": { endpoint: "https://user:pw@mirror.test" },
+          "a.test": { endpoint: "https://m.test/v2" },
+          "b.test": { mirror: "x" },
+        },
+        charts: { web: { repository: "local", version: "^1.0.0", namespace: "web", imageFields: [{ kind: "X", path: "spec..image" }] } },
+      }),
+    ).toStrictEqual([
+      'charts.web.imageFields.0.path: expected a dotted path like "spec.image"',
+      'registries."https://ghcr.io": "https://ghcr.io" is not a registry host (like "ghcr.io" or "127.0.0.1:5000")',
+      'registries."quay.io".endpoint: expected an address like https://mirror.example.com (no path, no credentials)',
+      'registries."a.test".endpoint: expected an address like https://mirror.example.com (no path, no credentials)',
+      'registries."b.test".mirror: unknown key; allowed: endpoint, auth, caFile, plainHttp, timeoutMs',
+    ]);
   });
 
   it("refuses a dependsOn cycle", () => {

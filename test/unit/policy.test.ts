@@ -15,11 +15,12 @@ function chart(key: string, yaml: string, extra: Partial<PolicyChart> = {}): Pol
 
 async function findings(
   charts: PolicyChart[],
-  options: { settings?: PolicySettings; kubeVersion?: string; today?: string; rules?: PolicyRule[] } = {},
+  options: { settings?: PolicySettings; kubeVersion?: string; today?: string; rules?: PolicyRule[]; production?: boolean } = {},
 ): Promise<Finding[]> {
   const rules = options.rules ?? (await builtinRules(charts.flatMap((c) => [...c.objects])));
   return runPolicies({
     stack: "dev",
+    ...(options.production === undefined ? {} : { production: options.production }),
     kubeVersion: options.kubeVersion ?? "1.31.0",
     charts,
     rules,
@@ -444,5 +445,31 @@ describe("the built-in rules on the patterns of real charts", () => {
         .filter((f) => f.rule === "ingress-backend")
         .map((f) => f.message),
     ).toStrictEqual(["sends traffic to port 8443 of Service web/web, which has no such port"]);
+  });
+});
+
+describe("image-digest (production stacks)", () => {
+  const DIGEST = `sha256:${"c".repeat(64)}`;
+  const fired = async (pod: string, production: boolean, locked = new Map<string, string>()) =>
+    (await findings([chart("app", deployment("app: web", pod), { lockedImages: locked })], { production })).filter((f) => f.rule === "image-digest");
+
+  it("says nothing outside a production stack", async () => {
+    expect(await fired(GOOD_POD, false)).toStrictEqual([]);
+  });
+
+  it("names the exact reference to run when the lock has the digest, the registry to declare when not", async () => {
+    const [locked] = await fired(GOOD_POD, true, new Map([["registry.example.test/web:1.2.3", DIGEST]]));
+    expect([locked?.object, locked?.path, locked?.severity, locked?.hint]).toStrictEqual([
+      "Deployment.apps web/web",
+      "spec.template.spec.containers[0].image",
+      "warning",
+      `use registry.example.test/web:1.2.3@${DIGEST}: set pinImages: true on app, and chartroom deploys it so`,
+    ]);
+    const [unlocked] = await fired(GOOD_POD, true);
+    expect(unlocked?.hint).toBe('declare registries["registry.example.test"] and run `chartroom lock` to lock its digest, then set pinImages: true on app');
+  });
+
+  it("accepts an image given by digest", async () => {
+    expect(await fired(GOOD_POD.replace("web:1.2.3", `web:1.2.3@${DIGEST}`), true)).toStrictEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ChartroomError } from "../../errors/index.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
+import { pinImagesPostRenderer } from "./images.js";
 
 const CRD_TYPES = new Set(["kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "kubernetes:apiextensions.k8s.io/v1beta1:CustomResourceDefinition"]);
 
@@ -33,7 +34,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
 /** The inputs of helm.v3.Release for a plan, with the declaration's release settings. */
 export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>): k8s.helm.v3.ReleaseArgs {
   const { spec } = plan;
-  if (spec.postRenderer !== undefined && spec.postRenderer.args.length > 0) {
+  if (spec.postRenderer !== undefined && spec.postRenderer.args.length > 0 && !spec.pinImages) {
     throw new ChartroomError("ENGINE_UNSUPPORTED", `helm.v3.Release takes a post-renderer command without arguments (charts.${spec.key}.postRenderer)`, {
       place: { chart: spec.key, key: `charts.${spec.key}.postRenderer.args` },
       hint: "wrap the command and its arguments in a script",
@@ -44,6 +45,7 @@ export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<st
     // A null in values removes the chart's default, as with helm -f; the Release drops nulls unless told.
     allowNullValues: true,
     ...spec.release,
-    ...(spec.postRenderer === undefined ? {} : { postrender: spec.postRenderer.command }),
+    // pinImages runs the chart's own post-renderer first, arguments and all.
+    ...(spec.pinImages ? { postrender: pinImagesPostRenderer(plan) } : spec.postRenderer === undefined ? {} : { postrender: spec.postRenderer.command }),
   };
 }

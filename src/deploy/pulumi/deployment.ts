@@ -10,6 +10,7 @@ import { SchemaCache } from "../../values/schema.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
 import { aliasApiVersions } from "./aliases.js";
 import { chartArgs, releaseArgs, retainCrds } from "./args.js";
+import { pinImagesTransform } from "./images.js";
 import { keepSecretsSecret, secretTexts } from "./secrets.js";
 import { underMocks } from "./runtime.js";
 import { checkable, mergedValues, unknownPaths } from "./values.js";
@@ -138,6 +139,7 @@ export function chartTransforms(args: ChartDeploymentArgs, parent: pulumi.Resour
     ),
     ...(plan.spec.retainCrds ? [retainCrds] : []),
     ...(args.aliasApiVersions === false ? [] : [aliasApiVersions]),
+    ...(plan.spec.pinImages ? [pinImagesTransform(plan)] : []),
     ...(hasChildOptions(own) ? [childOptions(own)] : []),
   ];
 }

@@ -1,4 +1,7 @@
 import type { PolicyRule, RuleResult } from "../../model/policy.js";
+import { imagesOf } from "../../images/extract.js";
+import { pinnedReference } from "../../images/reference.js";
+import { formatPath } from "../../util/tree-path.js";
 import { containerPorts, containers, podTemplate, record, text, type Container } from "../objects.js";
 
 // Workload hygiene: what makes a deploy reproducible and schedulable.
@@ -37,6 +40,32 @@ export const imageTag: PolicyRule = {
         hint: "pin a tag, or better a digest (image@sha256:…)",
       });
     });
+  },
+};
+
+export const imageDigest: PolicyRule = {
+  id: "image-digest",
+  description: "In a production stack every image runs by digest: a tag can be pushed again, a digest cannot.",
+  severity: "warning",
+  check(objects, context) {
+    if (context.production !== true) return [];
+    const out: RuleResult[] = [];
+    for (const object of objects) {
+      for (const use of imagesOf(object)) {
+        if (use.reference === undefined || use.reference.digest !== undefined) continue;
+        const digest = context.lockedImages?.get(use.written);
+        out.push({
+          object,
+          path: formatPath(use.at.map((step) => (typeof step === "number" ? { index: step } : { key: step }))),
+          message: `runs ${use.written} by tag in production stack ${context.stack}: the tag can be pushed again with other bytes`,
+          hint:
+            digest === undefined
+              ? `declare registries["${use.reference.registry}"] and run \`chartroom lock\` to lock its digest, then set pinImages: true on ${context.chart}`
+              : `use ${pinnedReference(use.written, digest)}: set pinImages: true on ${context.chart}, and chartroom deploys it so`,
+        });
+      }
+    }
+    return out;
   },
 };
 
@@ -105,4 +134,4 @@ export const readinessProbe: PolicyRule = {
   },
 };
 
-export const WORKLOADS: PolicyRule[] = [imageTag, resourceRequests, memoryLimitWithoutRequest, readinessProbe];
+export const WORKLOADS: PolicyRule[] = [imageTag, imageDigest, resourceRequests, memoryLimitWithoutRequest, readinessProbe];

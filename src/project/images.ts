@@ -1,0 +1,200 @@
+import type { ChartSpec, StackSpec } from "../config/types.js";
+import { ChartroomError, InternalError } from "../errors/index.js";
+import { imagesOf } from "../images/extract.js";
+import type { LockedChart, LockedImage, Lockfile } from "../lockfile/schema.js";
+import type { ImageSummary } from "../report/lock.js";
+import { stableDisplayName } from "../model/objects.js";
+import { ImageResolver, imageRegistries } from "../sources/oci/images.js";
+import { mapLimit } from "../util/pool.js";
+import type { Project } from "./project.js";
+import { renderFor } from "./rendering.js";
+import { stackName, stacksFor } from "./select.js";
+
+/** How `lock` treats images. */
+export interface ImageOptions {
+  /** Record references only, ask no registry (`--offline`). */
+  offline?: boolean;
+  /** Take the digest a locked tag names now, when it moved (otherwise IMAGE_MOVED). */
+  acceptMoved?: boolean;
+  /** Ask again for every locked tag (lock --frozen, plan), not only new ones. */
+  recheck?: boolean;
+}
+
+/** A locked tag that names another digest now. */
+export interface MovedImage {
+  chart: string;
+  stack: string;
+  image: string;
+  from: string;
+  to: string;
+}
+
+/** What the images of a lock came to. */
+export interface ImageOutcome {
+  /** Per chart key: per stack, the images. */
+  images: Map<string, Record<string, LockedImage[]>>;
+  moved: MovedImage[];
+  /** Uses recorded without a digest, and why. */
+  unresolved: { chart: string; stack: string; image: string; why: string }[];
+  /** Locked digests that could not be asked again (the registry did not answer): kept, and said. */
+  unchecked: { chart: string; stack: string; image: string; why: string }[];
+  /** Registry requests made. */
+  asked: number;
+}
+
+/**
+ * The images every chart renders in every stack (as the engine deploys
+ * them, before any pinning), each with the digest its tag names: kept from
+ * `previous` without a request when the same reference was locked before,
+ * asked of its registry otherwise (or always, with `recheck`). A registry
+ * the config does not name is never asked: the use is recorded unresolved.
+ */
+export async function resolveImages(
+  project: Project,
+  charts: Readonly<Record<string, LockedChart>>,
+  previous: Readonly<Record<string, LockedChart>>,
+  options: ImageOptions = {},
+): Promise<ImageOutcome> {
+  const resolver = new ImageResolver(imageRegistries(project.config.registries, project.config.repositories.values()), project.env);
+  const outcome: ImageOutcome = { images: new Map(), moved: [], unresolved: [], unchecked: [], asked: 0 };
+  const jobs = project.config.charts.flatMap((spec) => {
+    const pin = Object.hasOwn(charts, spec.key) ? charts[spec.key] : undefined;
+    return pin === undefined ? [] : stacksFor(project).map((stack) => ({ spec, pin, stack }));
+  });
+  const results = await mapLimit(jobs, 8, async ({ spec, pin, stack }) => ({
+    spec,
+    stack,
+    images: await stackImages(project, spec, pin, stack, lockedUses(previous[spec.key]), resolver, options, outcome),
+  }));
+  for (const { spec, stack, images } of results) {
+    const perStack = outcome.images.get(spec.key) ?? {};
+    perStack[stackName(stack)] = images;
+    outcome.images.set(spec.key, perStack);
+  }
+  return outcome;
+}
+
+async function stackImages(
+  project: Project,
+  spec: ChartSpec,
+  pin: LockedChart,
+  stack: StackSpec | undefined,
+  locked: ReadonlyMap<string, LockedImage>,
+  resolver: ImageResolver,
+  options: ImageOptions,
+  outcome: ImageOutcome,
+): Promise<LockedImage[]> {
+  const rendering = await renderFor(project, { spec, stack, target: { pin }, raw: true });
+  const out: LockedImage[] = [];
+  for (const object of rendering.objects) {
+    for (const use of imagesOf(object, spec.imageFields)) {
+      const entry: LockedImage = { object: stableDisplayName(object), container: use.container, image: use.written };
+      const reference = use.reference;
+      const earlier = locked.get(use.written);
+      const before = earlier?.digest;
+      let why: string | undefined;
+      if (reference === undefined) why = keep(entry, undefined, "not an image reference");
+      else if (reference.digest !== undefined) entry.digest = reference.digest;
+      else if (resolver.declared(reference.registry) === undefined) why = keep(entry, earlier, "registry not declared", undeclared(reference.registry));
+      else if (options.offline === true) why = keep(entry, earlier, "offline");
+      else if (before !== undefined && options.recheck !== true && options.acceptMoved !== true) Object.assign(entry, sameDigest(earlier));
+      else {
+        try {
+          outcome.asked++;
+          const now = await resolver.resolve(reference);
+          entry.digest = now.digest;
+          if (now.platforms !== undefined) entry.platforms = now.platforms;
+          if (before !== undefined && before !== now.digest) {
+            outcome.moved.push({ chart: spec.key, stack: stackName(stack), image: use.written, from: before, to: now.digest });
+            if (options.acceptMoved !== true) Object.assign(entry, sameDigest(earlier));
+          }
+        } catch (error) {
+          if (!ChartroomError.isInstance(error) || InternalError.isInternal(error)) throw error;
+          const failed = error as ChartroomError;
+          const said = `${failed.code}: ${failed.message} (${failed.hint})`;
+          why = keep(entry, earlier, failed.code, said);
+          if (before !== undefined) outcome.unchecked.push({ chart: spec.key, stack: stackName(stack), image: use.written, why: said });
+        }
+      }
+      if (why !== undefined) outcome.unresolved.push({ chart: spec.key, stack: stackName(stack), image: use.written, why });
+      out.push(entry);
+    }
+  }
+  return out;
+}
+
+function undeclared(registry: string): string {
+  return `registry ${registry} is not declared (add registries["${registry}"] to the config)`;
+}
+
+/** A locked image's digest and platform count, as locked. */
+function sameDigest(earlier: LockedImage | undefined): Pick<LockedImage, "digest" | "platforms"> {
+  return { digest: earlier?.digest, ...(earlier?.platforms === undefined ? {} : { platforms: earlier.platforms }) };
+}
+
+/** A pin's locked image uses with a digest, by reference as written. */
+function lockedUses(pin: LockedChart | undefined): Map<string, LockedImage> {
+  const out = new Map<string, LockedImage>();
+  for (const images of Object.values(pin?.images ?? {})) for (const image of images) if (image.digest !== undefined) out.set(image.image, image);
+  return out;
+}
+
+/**
+ * Unasked or unanswered: the digest locked before stays (it was verified
+ * then); else the lock records a short reason and the report the long one.
+ */
+function keep(entry: LockedImage, earlier: LockedImage | undefined, reason: string, why = reason): string | undefined {
+  if (earlier?.digest !== undefined) {
+    Object.assign(entry, sameDigest(earlier));
+    return undefined;
+  }
+  entry.unresolved = reason;
+  return why;
+}
+
+/** A tag moved since `lock`: the error `lock`, `lock --frozen` and `plan` stop with. */
+export function movedError(project: Project, moved: readonly MovedImage[]): ChartroomError {
+  const charts = [...new Set(moved.map((entry) => entry.chart))];
+  const [first] = moved;
+  return new ChartroomError(
+    "IMAGE_MOVED",
+    moved.length === 1 && first !== undefined
+      ? `${first.image} (${first.chart}, stack ${first.stack}) now names ${first.to}; charts.lock.json locks ${first.from}`
+      : `${moved.length} locked image tags now name other digests`,
+    {
+      place: { file: project.lockPath, chart: charts.join(", ") },
+      details: moved.length === 1 ? [] : moved.map((entry) => `${entry.chart} (${entry.stack}): ${entry.image}: ${entry.from} → ${entry.to}`),
+      hint: "a tag was pushed again: find out why; `chartroom lock --accept-moved-images` takes the new digests and lists them",
+    },
+  );
+}
+
+/** The report's view of an outcome. */
+export function imageSummary(outcome: ImageOutcome): ImageSummary {
+  let locked = 0;
+  for (const perStack of outcome.images.values())
+    for (const list of Object.values(perStack)) locked += list.filter((image) => image.digest !== undefined).length;
+  return { locked, unresolved: outcome.unresolved, unchecked: outcome.unchecked, moved: outcome.moved };
+}
+
+/** Each image use the charts render now that the lock does not record (a values change can name other images). */
+export function unlockedUses(project: Project, current: Lockfile, outcome: ImageOutcome): { chart: string; message: string }[] {
+  const problems: { chart: string; message: string }[] = [];
+  for (const spec of project.config.charts) {
+    const locked = current.charts[spec.key]?.images ?? {};
+    for (const [stack, images] of Object.entries(outcome.images.get(spec.key) ?? {})) {
+      const had = new Set((Object.hasOwn(locked, stack) ? (locked[stack] ?? []) : []).map(useKey));
+      for (const image of images)
+        if (!had.has(useKey(image)))
+          problems.push({
+            chart: spec.key,
+            message: `${spec.key} (${stack}): ${image.object} ${image.container} runs ${image.image}, which the lock does not record`,
+          });
+    }
+  }
+  return problems;
+}
+
+function useKey(image: LockedImage): string {
+  return `${image.object}\u0000${image.container}\u0000${image.image}`;
+}
