@@ -7,6 +7,7 @@
 import type { DiffReport } from "./diff/model.js";
 import type { CheckReport } from "./report/check.js";
 import type { ExplainReport } from "./report/explain.js";
+import type { ImagesReport } from "./report/images.js";
 import type { LockReport, VerifyReport } from "./report/lock.js";
 import type { OutdatedReport } from "./report/outdated.js";
 import type { PlanReport } from "./report/plan.js";
@@ -50,6 +51,7 @@ export type { RenderedObject, HookInfo } from "./model/objects.js";
 export type { ChartReport, DiffReport, EngineStep, ObjectAction, ObjectReport, ReportedChange, ChangeTag } from "./diff/model.js";
 export type { CheckReport } from "./report/check.js";
 export type { ExplainReport } from "./report/explain.js";
+export type { ImageRow, ImagesReport } from "./report/images.js";
 export type { LockChange, LockReport, VerifyReport } from "./report/lock.js";
 export type { OutdatedReport } from "./report/outdated.js";
 export type { OutdatedRow, UpdateType } from "./versions/outdated.js";
@@ -137,6 +139,12 @@ export async function applyUpgrade(project: Project, upgrade: UpgradePlan): Prom
 /** The report of an upgrade plan without applying it (what `upgrade --dry-run` prints). */
 export async function upgradeReport(upgrade: UpgradePlan): Promise<UpgradeReport> {
   return (await import("./workflows/upgrade.js")).upgradeReport((await args()).checkOptions("upgradePlan", upgrade, "upgrade"), false);
+}
+
+/** Every container image the charts run per stack, with the digest the lock records (reads the lock only). */
+export async function images(project: Project, options: { charts?: readonly string[]; stack?: string } = {}): Promise<ImagesReport> {
+  const check = await args();
+  return (await import("./workflows/images.js")).images(check.checkProject("images", project), check.checkOptions("images", options));
 }
 
 /** Why a chart gets its engine, and what the lock knows about it. */

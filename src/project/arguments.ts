@@ -29,8 +29,11 @@ const SCHEMAS = {
     concurrency: z.number().int().positive().optional(),
     acceptRepublished: flag.optional(),
     allowDowngrade: flag.optional(),
+    offline: flag.optional(),
+    acceptMovedImages: flag.optional(),
   }),
   outdated: z.strictObject({ charts: names.optional() }),
+  images: z.strictObject({ charts: names.optional(), stack: text.optional() }),
   plan: z.strictObject({ charts: names.optional(), diff: flag.optional() }),
   render: z.strictObject({
     chart: text,

@@ -11,6 +11,7 @@ import {
   diff,
   explain,
   formatReport,
+  images,
   formatsOf,
   lock,
   openProject,
@@ -54,6 +55,7 @@ async function everyReport(dir: string, moved: string): Promise<Record<string, A
     check: await check(p),
     upgrade: await applyUpgrade(q, await planUpgrade(q, { stack: "dev" })),
     explain: await explain(p, { chart: "ledger" }),
+    images: await images(p, { stack: "dev" }),
     types: await types(p, { check: true }),
   };
 }
