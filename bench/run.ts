@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { benchCheckValues } from "./check-values.js";
 import { benchCliStart } from "./cli-start.js";
+import { benchImageLock } from "./image-lock.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLargeInputs } from "./large-inputs.js";
 import { benchLiveReview } from "./live-review.js";
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "public-api": () => benchPublicApi(),
   "cli-start": () => benchCliStart(),
   "live-review": () => benchLiveReview(cacheRoot),
+  "image-lock": () => benchImageLock(cacheRoot),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */
