@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHelm } from "../helpers/helm.js";
 import { cli, snapshot } from "../helpers/platform.js";
-import { pushImage, startRegistry, startTokenProxy, type Registry } from "../helpers/registry.js";
+import { freePort, pushImage, startRegistry, startTokenProxy, type Registry } from "../helpers/registry.js";
 import { tempDir } from "../helpers/tmp.js";
 
 // Images locked by digest against real registries on loopback: Debian's
@@ -231,6 +231,18 @@ describe("chartroom lock with images (real registries on loopback)", () => {
     expect(result.output).toContain("HTTP_AUTH");
     expect(result.output).toContain("IMAGE_USER, IMAGE_PASS");
     expect(result.output).not.toContain("wrong-password");
+  });
+
+  it("records an unreachable registry's images as unresolved and still writes the lock (exit 0), saying so", async () => {
+    const dir = await platform();
+    const config = join(dir, "chartroom.config.ts");
+    const closed = await freePort();
+    await writeFile(config, (await readFile(config, "utf8")).replace(`"${privy.host}": {`, `"${privy.host}": { "endpoint": "http://127.0.0.1:${closed}",`));
+    const result = await cli(dir, ["lock"], ENV);
+    expect(result.exitCode).toBe(0);
+    const report = (await lockOf(dir)).charts.jobs.images.prod.find((image: { container: string }) => image.container === "containers[report]");
+    expect(report.unresolved).toBe("HTTP_FAILED");
+    expect(result.output).toMatch(/not locked \(1 image\): HTTP_FAILED: cannot reach/);
   });
 
   it("stops lock --frozen and plan on a tag pushed again, and takes the new digest only with --accept-moved-images", async () => {

@@ -6,6 +6,8 @@ import { imagesOf, podSpecPath } from "../../src/images/extract.js";
 import { pinBody, pinObjects } from "../../src/images/pin.js";
 import { canonicalName, parseImage, pinnedReference } from "../../src/images/reference.js";
 import type { RenderedObject } from "../../src/model/objects.js";
+import { apiLocation, imageRegistries } from "../../src/sources/oci/images.js";
+import type { RepositorySpec } from "../../src/config/types.js";
 
 const D1 = `sha256:${"a".repeat(64)}`;
 const D2 = `sha256:${"b".repeat(64)}`;
@@ -186,5 +188,36 @@ describe("pinManifests (the helm.v3.Release post-renderer)", () => {
 
   it("stops with LOCK_STALE when an image has no locked digest", () => {
     expect(() => pinManifests(manifest, settings({}))).toThrow(expect.objectContaining({ code: "LOCK_STALE" }));
+  });
+});
+
+describe("which registry chartroom asks, and where", () => {
+  const spec = (url: string, extra: Partial<RepositorySpec> = {}): RepositorySpec => ({
+    name: "x",
+    kind: "oci",
+    url,
+    plainHttp: false,
+    timeoutMs: 1000,
+    ...extra,
+  });
+
+  it("asks Docker Hub's API host for docker.io, an endpoint instead of its host, every other registry at itself", () => {
+    expect(apiLocation("docker.io", spec("oci://docker.io")).base).toBe("https://registry-1.docker.io");
+    expect(apiLocation("registry.example.test", spec("oci://127.0.0.1:5000", { plainHttp: true })).base).toBe("http://127.0.0.1:5000");
+    expect(apiLocation("ghcr.io", spec("oci://ghcr.io")).base).toBe("https://ghcr.io");
+  });
+
+  it("lends an oci:// repository's settings to its host, after the registries the config declares", () => {
+    const declared = new Map([["ghcr.io", spec("oci://ghcr.io", { name: "ghcr.io", declaredAt: 'registries."ghcr.io"' })]]);
+    const repositories = [
+      spec("oci://ghcr.io/acme/charts", { name: "acme" }),
+      spec("oci://quay.io/org", { name: "quay" }),
+      spec("https://charts.example.test", { kind: "http", name: "web" }),
+    ];
+    const registries = imageRegistries(declared, repositories);
+    expect([...registries].map(([host, value]) => [host, value.name])).toStrictEqual([
+      ["ghcr.io", "ghcr.io"],
+      ["quay.io", "quay"],
+    ]);
   });
 });

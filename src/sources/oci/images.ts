@@ -86,7 +86,7 @@ export class ImageResolver {
 }
 
 /** Where to ask: the declaration's endpoint (its URL), Docker Hub's API at registry-1.docker.io, else the host itself. */
-function apiLocation(host: string, spec: RepositorySpec): RegistryLocation {
+export function apiLocation(host: string, spec: RepositorySpec): RegistryLocation {
   const declared = registryLocation(spec.url, spec.plainHttp);
   return declared.host === DOCKER_HUB && host === DOCKER_HUB ? registryLocation("oci://registry-1.docker.io", spec.plainHttp) : declared;
 }
