@@ -60,6 +60,12 @@ export const CATALOGUE = {
     meaning: "a container image tag the lock records now names another digest (the tag was pushed again)",
     hint: "find out why; `chartroom lock --accept-moved-images` takes the new digests",
   },
+  IMAGE_UNLOCKED: {
+    exit: 1,
+    meaning:
+      "a chart deploys its images pinned (pinImages), and the lock has no digest for one of them (its registry is not declared, did not answer, or lock ran --offline)",
+    hint: "`chartroom images` says why; declare the registry under registries and run `chartroom lock`",
+  },
   PROVENANCE_INVALID: {
     exit: 1,
     meaning:

@@ -38,8 +38,6 @@ export interface ImageOutcome {
   unresolved: { chart: string; stack: string; image: string; why: string }[];
   /** Locked digests that could not be asked again (the registry did not answer): kept, and said. */
   unchecked: { chart: string; stack: string; image: string; why: string }[];
-  /** Registry requests made. */
-  asked: number;
 }
 
 /**
@@ -56,7 +54,7 @@ export async function resolveImages(
   options: ImageOptions = {},
 ): Promise<ImageOutcome> {
   const resolver = new ImageResolver(imageRegistries(project.config.registries, project.config.repositories.values()), project.env);
-  const outcome: ImageOutcome = { images: new Map(), moved: [], unresolved: [], unchecked: [], asked: 0 };
+  const outcome: ImageOutcome = { images: new Map(), moved: [], unresolved: [], unchecked: [] };
   const jobs = project.config.charts.flatMap((spec) => {
     const pin = Object.hasOwn(charts, spec.key) ? charts[spec.key] : undefined;
     return pin === undefined ? [] : stacksFor(project).map((stack) => ({ spec, pin, stack }));
@@ -100,7 +98,6 @@ async function stackImages(
       else if (before !== undefined && options.recheck !== true && options.acceptMoved !== true) Object.assign(entry, sameDigest(earlier));
       else {
         try {
-          outcome.asked++;
           const now = await resolver.resolve(reference);
           entry.digest = now.digest;
           if (now.platforms !== undefined) entry.platforms = now.platforms;

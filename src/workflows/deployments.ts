@@ -16,7 +16,7 @@ import { contractOf, inspectionOf } from "../project/archives.js";
 import type { Project } from "../project/project.js";
 import { valuesLayers } from "../project/values-files.js";
 import { lockedDigests } from "../lockfile/images.js";
-import { stacksFor } from "../project/select.js";
+import { stackName, stacksFor } from "../project/select.js";
 
 /** Everything a deployment needs, read from the config, the lock, values files and the pinned archive. */
 export interface DeploymentPlan {
@@ -88,12 +88,8 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     );
   }
   const layers = await valuesLayers(project, spec.key, stack);
-  if (spec.pinImages && pin.images === undefined) {
-    throw new ChartroomError("LOCK_STALE", `${spec.key} pins its images (pinImages), and charts.lock.json records none for it`, {
-      place: { file: project.lockPath, chart: spec.key },
-      hint: "run `chartroom lock` (this chartroom records each chart's images) and commit charts.lock.json",
-    });
-  }
+  // The lock keys images by declared stack ("default" when the config declares none).
+  if (spec.pinImages) checkImagesLocked(project, spec, pin, project.config.stacks.length > 0 ? stack : stackName(undefined));
   return {
     spec,
     pin,
@@ -106,6 +102,31 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     rendersSecrets: found.rendersSecrets === true,
     ...(spec.pinImages ? { images: lockedDigests(pin) } : {}),
   };
+}
+
+/**
+ * With pinImages every image the chart runs in the stack has a locked
+ * digest, or the program stops before anything is registered (rather than
+ * deploy a tag nobody reviewed).
+ */
+function checkImagesLocked(project: Project, spec: ChartSpec, pin: LockedChart, stack: string): void {
+  if (pin.images === undefined) {
+    throw new ChartroomError("LOCK_STALE", `${spec.key} pins its images (pinImages), and charts.lock.json records none for it`, {
+      place: { file: project.lockPath, chart: spec.key },
+      hint: "run `chartroom lock` (this chartroom records each chart's images) and commit charts.lock.json",
+    });
+  }
+  const unlocked = (Object.hasOwn(pin.images, stack) ? (pin.images[stack] ?? []) : []).filter((image) => image.digest === undefined);
+  if (unlocked.length === 0) return;
+  throw new ChartroomError(
+    "IMAGE_UNLOCKED",
+    `${spec.key} pins its images (pinImages), and charts.lock.json has no digest for ${unlocked.length} of them in stack ${stack}`,
+    {
+      place: { file: project.lockPath, chart: spec.key },
+      details: unlocked.map((image) => `${image.object} ${image.container}: ${image.image} (${image.unresolved ?? "no digest"})`),
+      hint: "`chartroom images` says why; declare each image's registry under registries and run `chartroom lock`",
+    },
+  );
 }
 
 /**

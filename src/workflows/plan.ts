@@ -82,6 +82,11 @@ async function recheckImages(project: Project, rows: PlanRow[]): Promise<void> {
   const byChart = new Map(verified.map((row) => [row.chart, row]));
   for (const moved of outcome.moved) byChart.get(moved.chart)?.problems.push(`IMAGE_MOVED: ${movedError(project, [moved]).message}`);
   for (const use of unlockedUses(project, lock, outcome)) byChart.get(use.chart)?.problems.push(`stale: ${use.message}`);
+  for (const gap of outcome.unresolved) {
+    const spec = project.config.charts.find((item) => item.key === gap.chart);
+    if (spec?.pinImages === true)
+      byChart.get(gap.chart)?.problems.push(`IMAGE_UNLOCKED: ${gap.image} (${gap.stack}) has no locked digest, and the chart pins its images: ${gap.why}`);
+  }
   for (const gap of outcome.unchecked) {
     const row = byChart.get(gap.chart);
     if (row !== undefined) row.notes = [...(row.notes ?? []), `image ${gap.image} (${gap.stack}) not rechecked: ${gap.why}`];

@@ -3,6 +3,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChartroomError } from "../../src/errors/index.js";
+import { openProject } from "../../src/project/project.js";
+import { deploymentPlans } from "../../src/workflows/deployments.js";
 import { runHelm } from "../helpers/helm.js";
 import { cli, snapshot } from "../helpers/platform.js";
 import { freePort, pushImage, startRegistry, startTokenProxy, type Registry } from "../helpers/registry.js";
@@ -351,6 +354,22 @@ describe("images in review and policy", () => {
     expect(text.output).toContain(
       `  images:\n    ~ Deployment.apps batch/api containers[api]: ${front.host}/acme/api:1.0@${digests.api} → ${front.host}/acme/api:1.1@${next}`,
     );
+  });
+
+  it("stops a pinned deploy before anything is registered when an image has no locked digest, and plan says so", async () => {
+    const dir = await platform({ pinImages: true });
+    expect((await cli(dir, ["lock"], ENV)).exitCode).toBe(0);
+    const project = await openProject({ dir, env: { ...process.env, ...ENV, CHARTROOM_CACHE: join(dir, ".cache") } });
+    const error = await deploymentPlans(project, { stack: "prod" }).catch((caught: unknown) => caught);
+    expect(ChartroomError.isInstance(error) && [error.code, error.message, error.details]).toStrictEqual([
+      "IMAGE_UNLOCKED",
+      "jobs pins its images (pinImages), and charts.lock.json has no digest for 1 of them in stack prod",
+      ["Deployment.apps batch/api containers[elsewhere]: quay.example.test/acme/tool:3 (registry not declared)"],
+    ]);
+    const planned = JSON.parse((await cli(dir, ["plan", "--format", "json"], ENV)).output);
+    expect(planned.charts[0].problems).toStrictEqual([
+      'IMAGE_UNLOCKED: quay.example.test/acme/tool:3 (prod) has no locked digest, and the chart pins its images: registry quay.example.test is not declared (add registries["quay.example.test"] to the config)',
+    ]);
   });
 
   it("keeps hook images as rendered under helm.v3.Release, whose Helm post-renders no hook", async () => {
