@@ -178,7 +178,9 @@ export function imageSummary(outcome: ImageOutcome): ImageSummary {
 export function unlockedUses(project: Project, current: Lockfile, outcome: ImageOutcome): { chart: string; message: string }[] {
   const problems: { chart: string; message: string }[] = [];
   for (const spec of project.config.charts) {
-    const locked = current.charts[spec.key]?.images ?? {};
+    // A pin an older chartroom wrote records no images: nothing to hold the render to (the report says so).
+    const locked = current.charts[spec.key]?.images;
+    if (locked === undefined) continue;
     for (const [stack, images] of Object.entries(outcome.images.get(spec.key) ?? {})) {
       const had = new Set((Object.hasOwn(locked, stack) ? (locked[stack] ?? []) : []).map(useKey));
       for (const image of images)

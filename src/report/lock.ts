@@ -19,6 +19,8 @@ export interface ImageSummary {
   unresolved: { chart: string; stack: string; image: string; why: string }[];
   /** Locked tags that could not be asked again (the registry did not answer): their digests stay, unchecked. */
   unchecked: { chart: string; stack: string; image: string; why: string }[];
+  /** `lock --frozen`: charts whose pin records no images (locked by an older chartroom); `chartroom lock` adds them. */
+  notRecorded?: string[];
   /** Tags that name another digest than the one locked (taken only with --accept-moved-images). */
   moved: { chart: string; stack: string; image: string; from: string; to: string }[];
 }
@@ -82,8 +84,10 @@ export function lockMarkdown(report: LockReport, cwd: string): string {
  */
 function imageLines(images: ImageSummary): string {
   const total = images.locked + images.unresolved.length;
-  if (total === 0) return "";
-  const lines = [`images: ${images.locked} of ${total} locked by digest`];
+  const older = images.notRecorded ?? [];
+  if (total === 0 && older.length === 0) return "";
+  const lines = total === 0 ? [] : [`images: ${images.locked} of ${total} locked by digest`];
+  if (older.length > 0) lines.push(`images not recorded for ${older.join(", ")} (locked by an older chartroom): \`chartroom lock\` records them`);
   const reasons = new Map<string, Set<string>>();
   for (const gap of images.unresolved) reasons.set(gap.why, (reasons.get(gap.why) ?? new Set()).add(gap.image));
   for (const [why, names] of reasons) lines.push(`  not locked (${names.size} image${names.size === 1 ? "" : "s"}): ${why}`);

@@ -133,7 +133,10 @@ export async function verify(project: Project, options: Pick<LockOptions, "offli
     return { chart: spec.key, version: pin.version, digest: pin.digest };
   });
   await placePinnedArchives(project);
-  const images = await resolveImages(project, current.charts, current.charts, { offline: options.offline, recheck: true });
+  // Pins an older chartroom wrote record no images: said, not held against the render.
+  const recorded = Object.fromEntries(Object.entries(current.charts).filter(([, pin]) => pin.images !== undefined));
+  const notRecorded = project.config.charts.map((spec) => spec.key).filter((key) => !Object.hasOwn(recorded, key));
+  const images = await resolveImages(project, recorded, recorded, { offline: options.offline, recheck: true });
   const unlocked = unlockedUses(project, current, images);
   if (unlocked.length > 0) {
     throw new ChartroomError("LOCK_STALE", `charts.lock.json does not record every image the charts run (${unlocked.length})`, {
@@ -143,7 +146,8 @@ export async function verify(project: Project, options: Pick<LockOptions, "offli
     });
   }
   if (images.moved.length > 0) throw movedError(project, images.moved);
-  return { report: "verify", format: 1, path: project.lockPath, charts, images: imageSummary(images) };
+  const summary = imageSummary(images);
+  return { report: "verify", format: 1, path: project.lockPath, charts, images: notRecorded.length === 0 ? summary : { ...summary, notRecorded } };
 }
 
 export function describeChanges(previous: Lockfile | null, next: Lockfile): LockChange[] {

@@ -279,6 +279,20 @@ describe("chartroom lock with images (real registries on loopback)", () => {
     }
   });
 
+  it("passes lock --frozen on a lock an older chartroom wrote (no images), saying so, and asks no registry", async () => {
+    const dir = await platform();
+    expect((await cli(dir, ["lock"], ENV)).exitCode).toBe(0);
+    const file = join(dir, "charts.lock.json");
+    const old = await lockOf(dir);
+    delete old.charts.jobs.images;
+    await writeFile(file, `${JSON.stringify(old, null, 2)}\n`);
+    const asked = front.seen.length;
+    const frozen = await cli(dir, ["lock", "--frozen"], ENV);
+    expect(frozen.exitCode).toBe(0);
+    expect(frozen.output).toContain("images not recorded for jobs (locked by an older chartroom): `chartroom lock` records them");
+    expect(front.seen.length).toBe(asked);
+  });
+
   it("fails lock --frozen when the values name an image the lock does not record, and lock records it", async () => {
     const dir = await platform();
     expect((await cli(dir, ["lock"], ENV)).exitCode).toBe(0);
