@@ -59,15 +59,18 @@ export async function resolveImages(
     const pin = Object.hasOwn(charts, spec.key) ? charts[spec.key] : undefined;
     return pin === undefined ? [] : stacksFor(project).map((stack) => ({ spec, pin, stack }));
   });
-  const results = await mapLimit(jobs, 8, async ({ spec, pin, stack }) => ({
-    spec,
-    stack,
-    images: await stackImages(project, spec, pin, stack, lockedUses(previous[spec.key]), resolver, options, outcome),
-  }));
-  for (const { spec, stack, images } of results) {
+  // Each job says what it found on its own; merged in declaration order, so the report is the same on every run.
+  const results = await mapLimit(jobs, 8, async ({ spec, pin, stack }) => {
+    const own: ImageOutcome = { images: new Map(), moved: [], unresolved: [], unchecked: [] };
+    return { spec, stack, own, images: await stackImages(project, spec, pin, stack, lockedUses(previous[spec.key]), resolver, options, own) };
+  });
+  for (const { spec, stack, own, images } of results) {
     const perStack = outcome.images.get(spec.key) ?? {};
     perStack[stackName(stack)] = images;
     outcome.images.set(spec.key, perStack);
+    outcome.moved.push(...own.moved);
+    outcome.unresolved.push(...own.unresolved);
+    outcome.unchecked.push(...own.unchecked);
   }
   return outcome;
 }
