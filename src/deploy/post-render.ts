@@ -1,7 +1,9 @@
 import { dump, load } from "js-yaml";
 import { ChartroomError } from "../errors/index.js";
 import { imagesOf, type ImageField } from "../images/extract.js";
+import { pinBody } from "../images/pin.js";
 import { pinnedReference } from "../images/reference.js";
+import { groupOf } from "../render/kinds.js";
 
 // What the post-renderer pinImages gives a helm.v3.Release does to the
 // manifests Helm pipes through it (hooks excluded; cli/post-render.ts is the
@@ -41,7 +43,7 @@ function pinDocument(text: string, digests: ReadonlyMap<string, string>, fields:
     return text; // Helm itself reports a document it cannot read.
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) return text;
-  const object = asObject(body as Record<string, unknown>);
+  const object = manifestObject(body as Record<string, unknown>);
   const uses = imagesOf(object, fields).filter((use) => use.reference !== undefined && use.reference.digest === undefined);
   if (uses.length === 0) return text;
   let out = text;
@@ -56,15 +58,14 @@ function pinDocument(text: string, digests: ReadonlyMap<string, string>, fields:
   if (missing.length > 0) return text;
   if (allPinned(out, digests, fields)) return out;
   // A layout the line rewrite missed (flow style, an anchor): the document whole, pinned.
-  const pinned = structuredClone(body) as Record<string, unknown>;
-  for (const use of uses) set(pinned, use.at, pinnedReference(use.written, digests.get(use.written) as string));
+  const pinned = pinBody(object, digests, fields).body;
   const source = /^\s*#\s*Source:.*$/m.exec(text)?.[0];
   return `\n${source === undefined ? "" : `${source.trim()}\n`}${dump(pinned, { lineWidth: -1, noRefs: true })}`;
 }
 
-function asObject(body: Record<string, unknown>) {
-  const apiVersion = typeof body.apiVersion === "string" ? body.apiVersion : "";
-  return { group: apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "", kind: typeof body.kind === "string" ? body.kind : "", body };
+/** A manifest's body as the image readers take it: its group (from apiVersion), kind and body. */
+export function manifestObject(body: Record<string, unknown>): { group: string; kind: string; body: Record<string, unknown> } {
+  return { group: groupOf(typeof body.apiVersion === "string" ? body.apiVersion : ""), kind: typeof body.kind === "string" ? body.kind : "", body };
 }
 
 function replaceImageLines(text: string, written: string, pinned: string): string {
@@ -76,13 +77,7 @@ function replaceImageLines(text: string, written: string, pinned: string): strin
 function allPinned(text: string, digests: ReadonlyMap<string, string>, fields: readonly ImageField[]): boolean {
   const body = load(text);
   if (body === null || typeof body !== "object") return false;
-  return imagesOf(asObject(body as Record<string, unknown>), fields).every(
+  return imagesOf(manifestObject(body as Record<string, unknown>), fields).every(
     (use) => use.reference === undefined || use.reference.digest !== undefined || !digests.has(use.written),
   );
-}
-
-function set(body: Record<string, unknown>, path: readonly (string | number)[], value: string): void {
-  let node: unknown = body;
-  for (const step of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[step];
-  (node as Record<string | number, unknown>)[path[path.length - 1] as string | number] = value;
 }

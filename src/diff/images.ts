@@ -28,16 +28,20 @@ export function imageChanges(before: ImageSide | null, after: ImageSide | null, 
   return out.sort((a, b) => a.object.localeCompare(b.object) || a.container.localeCompare(b.container));
 }
 
-type Use = { object: string; container: string; image: ImageChange["to"] & object };
+/** One image use of a side: where it is, and the reference with its locked digest. */
+interface Use {
+  object: string;
+  container: string;
+  image: { image: string; digest?: string };
+}
 
 function usesOf(side: ImageSide | null, fields: readonly ImageField[]): Map<string, Use> {
   const out = new Map<string, Use>();
   for (const object of side?.objects ?? []) {
     for (const use of imagesOf(object, fields)) {
       const digest = use.reference?.digest ?? side?.digests?.get(use.written);
-      const object_ = displayName(object);
       out.set(`${object.id}\u0000${use.container}`, {
-        object: object_,
+        object: displayName(object),
         container: use.container,
         image: { image: use.written, ...(digest === undefined ? {} : { digest }) },
       });

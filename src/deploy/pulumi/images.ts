@@ -6,7 +6,7 @@ import { ChartroomError, InternalError } from "../../errors/index.js";
 import { pinBody } from "../../images/pin.js";
 import { sha256Hex } from "../../util/hash.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
-import type { PostRenderSettings } from "../post-render.js";
+import { manifestObject, type PostRenderSettings } from "../post-render.js";
 
 /**
  * A `transforms` entry for helm.v4.Chart with pinImages: each child's images
@@ -19,12 +19,7 @@ export function pinImagesTransform(plan: DeploymentPlan): pulumi.ResourceTransfo
   return (args) => {
     if (!args.custom) return undefined;
     const props = args.props as Record<string, unknown>;
-    const apiVersion = typeof props.apiVersion === "string" ? props.apiVersion : "";
-    const object = {
-      group: apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "",
-      kind: typeof props.kind === "string" ? props.kind : "",
-      body: props,
-    };
+    const object = manifestObject(props);
     const { body, unpinned } = pinBody(object, digests, plan.spec.imageFields);
     const missing = unpinned.filter((entry) => entry.why === "not-locked");
     if (missing.length > 0)
