@@ -7,6 +7,8 @@ import { stableDisplayName } from "../model/objects.js";
 import { ImageResolver, imageRegistries } from "../sources/oci/images.js";
 import { mapLimit } from "../util/pool.js";
 import type { Project } from "./project.js";
+import { lockedUses } from "../lockfile/images.js";
+import { didYouMean } from "../util/nearest.js";
 import { renderFor } from "./rendering.js";
 import { stackName, stacksFor } from "./select.js";
 
@@ -62,8 +64,9 @@ export async function resolveImages(
   // Each job says what it found on its own; merged in declaration order, so the report is the same on every run.
   const results = await mapLimit(jobs, 8, async ({ spec, pin, stack }) => {
     const own: ImageOutcome = { images: new Map(), moved: [], unresolved: [], unchecked: [] };
-    return { spec, stack, own, images: await stackImages(project, spec, pin, stack, lockedUses(previous[spec.key]), resolver, options, own) };
+    return { spec, stack, own, ...(await stackImages(project, spec, pin, stack, lockedUses(previous[spec.key]), resolver, options, own)) };
   });
+  checkImageFields(project, results);
   for (const { spec, stack, own, images } of results) {
     const perStack = outcome.images.get(spec.key) ?? {};
     perStack[stackName(stack)] = images;
@@ -84,7 +87,7 @@ async function stackImages(
   resolver: ImageResolver,
   options: ImageOptions,
   outcome: ImageOutcome,
-): Promise<LockedImage[]> {
+): Promise<{ images: LockedImage[]; kinds: Set<string> }> {
   const rendering = await renderFor(project, { spec, stack, target: { pin }, raw: true });
   const out: LockedImage[] = [];
   for (const object of rendering.objects) {
@@ -120,23 +123,42 @@ async function stackImages(
       out.push(entry);
     }
   }
-  return out;
+  return { images: out, kinds: new Set(rendering.objects.map((object) => object.kind)) };
 }
 
 function undeclared(registry: string): string {
   return `registry ${registry} is not declared (add registries["${registry}"] to the config)`;
 }
 
+/**
+ * Every `imageFields` entry names a kind some stack renders and a path that
+ * holds an image there: a misspelt kind or path would otherwise lock and pin
+ * nothing, and say nothing.
+ */
+function checkImageFields(project: Project, results: readonly { spec: ChartSpec; kinds: Set<string>; images: LockedImage[] }[]): void {
+  const problems: string[] = [];
+  for (const spec of project.config.charts) {
+    const mine = results.filter((result) => result.spec === spec);
+    if (mine.length === 0) continue; // not asked about this time
+    const kinds = [...new Set(mine.flatMap((result) => [...result.kinds]))].sort();
+    spec.imageFields.forEach((field, i) => {
+      const at = `charts.${spec.key}.imageFields.${i}`;
+      if (!kinds.includes(field.kind)) problems.push(`${at}.kind: ${spec.key} renders no ${field.kind} in any stack${didYouMean(field.kind, kinds)}`);
+      else if (!mine.some((result) => result.images.some((image) => image.container === field.path && new RegExp(`^${field.kind}[. ]`).test(image.object))))
+        problems.push(`${at}.path: no ${field.kind} ${spec.key} renders has a string at ${field.path}`);
+    });
+  }
+  if (problems.length === 0) return;
+  throw new ChartroomError("CONFIG_INVALID", `invalid config: ${problems.length === 1 ? problems[0] : `${problems.length} problems`}`, {
+    place: { file: project.config.file },
+    details: problems.length === 1 ? [] : problems,
+    hint: "name a kind the chart renders and the dotted path of its image field (`chartroom render <chart>` shows them)",
+  });
+}
+
 /** A locked image's digest and platform count, as locked. */
 function sameDigest(earlier: LockedImage | undefined): Pick<LockedImage, "digest" | "platforms"> {
   return { digest: earlier?.digest, ...(earlier?.platforms === undefined ? {} : { platforms: earlier.platforms }) };
-}
-
-/** A pin's locked image uses with a digest, by reference as written. */
-function lockedUses(pin: LockedChart | undefined): Map<string, LockedImage> {
-  const out = new Map<string, LockedImage>();
-  for (const images of Object.values(pin?.images ?? {})) for (const image of images) if (image.digest !== undefined) out.set(image.image, image);
-  return out;
 }
 
 /**

@@ -204,6 +204,21 @@ describe("chartroom lock with images (real registries on loopback)", () => {
     expect(rows.every((row) => row.pinned === false)).toBe(true);
   });
 
+  it("refuses an imageFields kind the chart never renders, or a path that holds no image, with the nearest kind, and writes nothing", async () => {
+    const dir = await platform();
+    const config = join(dir, "chartroom.config.ts");
+    await writeFile(config, (await readFile(config, "utf8")).replace('"kind": "Widget"', '"kind": "Widgte"'));
+    const misspelt = await cli(dir, ["lock"], ENV);
+    expect(misspelt.exitCode).toBe(1);
+    expect(misspelt.errors).toContain(
+      'error CONFIG_INVALID: invalid config: charts.jobs.imageFields.0.kind: jobs renders no Widgte in any stack (did you mean "Widget"?)',
+    );
+    expect(await snapshot(dir, ["charts.lock.json"])).toStrictEqual({ "charts.lock.json": "<absent>" });
+    await writeFile(config, (await readFile(config, "utf8")).replace('"Widgte"', '"Widget"').replace('"spec.image"', '"spec.imgae"'));
+    const path = await cli(dir, ["lock"], ENV);
+    expect(path.errors).toContain("charts.jobs.imageFields.0.path: no Widget jobs renders has a string at spec.imgae");
+  });
+
   it("asks no registry with --offline, and records each image without a digest and why", async () => {
     const dir = await platform();
     const asked = front.seen.length;
