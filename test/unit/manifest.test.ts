@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { parseManifest } from "../../src/render/manifest.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { objectsOf, parseManifest } from "../../src/render/manifest.js";
 
 const STREAM = `---
 # Source: app/templates/empty.yaml
@@ -66,7 +66,12 @@ metadata:
 `;
 
 describe("parseManifest", () => {
-  const objects = parseManifest(STREAM, "prod", "app");
+  // Parsed inside each test, not when the file is collected: mutation testing
+  // runs a mutant only inside the tests that cover it.
+  let objects: ReturnType<typeof parseManifest>;
+  beforeEach(() => {
+    objects = parseManifest(STREAM, "prod", "app");
+  });
 
   it("identifies objects by group/Kind/namespace/name, skipping empty documents and expanding Lists", () => {
     expect(objects.map((o) => o.id)).toStrictEqual([
@@ -99,5 +104,78 @@ describe("parseManifest", () => {
 
   it("names the template that rendered broken YAML", () => {
     expect(() => parseManifest("---\n# Source: app/templates/bad.yaml\nkind: [\n", "ns", "app")).toThrow(/in app\/templates\/bad\.yaml/);
+  });
+});
+
+describe("parseManifest on the edges of a stream", () => {
+  it("skips documents of comments only, scalars and List items that are not objects", () => {
+    const stream =
+      "# just a comment\n---\n# Source: a/templates/x.yaml\n# off by values\n\n---\nplain scalar\n---\napiVersion: v1\nkind: ConfigMapList\nitems: [7, { apiVersion: v1, kind: ConfigMap, metadata: { name: c } }]\n---\napiVersion: v1\nkind: List\nitems: not-a-list\n";
+    expect(parseManifest(stream, "ns", "a").map((o) => [o.id, o.source])).toStrictEqual([
+      ["/ConfigMap/ns/c", undefined],
+      ["/List/ns/", undefined],
+    ]);
+  });
+
+  it("splits only on a line that is --- alone (trailing blanks allowed), and takes the Source line up to its end", () => {
+    const stream =
+      "# Source: a/templates/one.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: one }\ndata: { s: 'x --- y' }\n---  \n# Source: a/templates/two.yaml  \napiVersion: v1\nkind: ConfigMap\nmetadata: { name: two }\n";
+    expect(parseManifest(stream, "ns", "a").map((o) => [o.name, o.source])).toStrictEqual([
+      ["one", "a/templates/one.yaml"],
+      ["two", "a/templates/two.yaml"],
+    ]);
+  });
+
+  it("gives the release namespace to a namespaced object that names none or an empty one, in a copy, and keeps a cluster-scoped object bare", () => {
+    const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "" } };
+    const [object] = objectsOf([{ body }], "rel");
+    expect([object?.namespace, (object?.body.metadata as { namespace?: string } | undefined)?.namespace, body.metadata.namespace]).toStrictEqual([
+      "rel",
+      "rel",
+      "",
+    ]);
+    const own = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "own" } };
+    expect(objectsOf([{ body: own }], "rel")[0]?.body).toBe(own);
+    const ns = { apiVersion: "v1", kind: "Namespace", metadata: { name: "team" } };
+    expect(objectsOf([{ body: ns }], "rel").map((o) => [o.id, o.body])).toStrictEqual([["/Namespace//team", ns]]);
+  });
+
+  it("reads a CRD's scope for its kind: Namespaced when it says so or says nothing", () => {
+    const crd = (kind: string, scope?: string) => ({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: `${kind.toLowerCase()}s.example.com` },
+      spec: { group: "example.com", names: { kind }, ...(scope === undefined ? {} : { scope }) },
+    });
+    const cr = (kind: string) => ({ body: { apiVersion: "example.com/v1", kind, metadata: { name: "x" } } });
+    const objects = objectsOf([{ body: crd("A", "Namespaced") }, { body: crd("B") }, { body: crd("C", "Cluster") }, cr("A"), cr("B"), cr("C"), cr("D")], "rel");
+    expect(objects.slice(3).map((o) => o.id)).toStrictEqual(["example.com/A/rel/x", "example.com/B/rel/x", "example.com/C//x", "example.com/D/rel/x"]);
+    expect(objectsOf([{ body: { kind: "CustomResourceDefinition", spec: { group: "g" } } }, { body: { metadata: { name: "no-kind" } } }], "rel").length).toBe(
+      1,
+    );
+  });
+
+  it("reads hook annotations leniently: spaces, empty items, a bad weight, no delete policy, test-only events", () => {
+    const hook = (annotations: Record<string, string>) =>
+      objectsOf([{ body: { apiVersion: "v1", kind: "Pod", metadata: { name: "p", annotations } } }], "ns")[0]?.hook;
+    expect(hook({ "helm.sh/hook": " post-install , ,post-upgrade", "helm.sh/hook-weight": "heavy" })).toStrictEqual({
+      events: ["post-install", "post-upgrade"],
+      weight: 0,
+      deletePolicies: [],
+      test: false,
+    });
+    expect(hook({ "helm.sh/hook": "test-success,test", "helm.sh/hook-delete-policy": " hook-succeeded ,", "helm.sh/hook-weight": "3" })).toStrictEqual({
+      events: ["test-success", "test"],
+      weight: 3,
+      deletePolicies: ["hook-succeeded"],
+      test: true,
+    });
+    expect(hook({ "helm.sh/hook": "test,post-install" })?.test).toBe(false);
+    expect(hook({ "example.com/other": "x" })).toBeUndefined();
+  });
+
+  it("reads a flow-style document with Kubernetes' YAML 1.1 scalars", () => {
+    const [object] = parseManifest('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "f"}, "data": {"mode": 0755, "on": yes}}', "ns", "a");
+    expect(object?.body.data).toStrictEqual({ mode: 493, on: true });
   });
 });

@@ -160,10 +160,78 @@ describe("the built-in rules", () => {
     ],
   ])("%s fires on the broken case, and an exception silences it", async (rule, yaml) => {
     expect(await rulesFired(yaml)).toContain(rule);
+    // Where: the object and the path each finding names (the snapshot was read when written).
+    const found = (await findings([chart("app", yaml)])).filter((f) => f.rule === rule);
+    expect(found.map((f) => [f.severity, f.object, f.path])).toMatchSnapshot();
     const settings = emptySettings();
     addPolicyFile(settings, "policies/p.yaml", `exceptions:\n  - { rule: ${rule}, chart: app, reason: accepted }\n`);
     const silenced = (await findings([chart("app", yaml)], { settings })).filter((f) => f.rule === rule);
     expect(silenced.map((f) => [f.severity, f.exception?.reason])).toStrictEqual(silenced.map(() => ["info", "accepted"]));
+  });
+
+  it.each([
+    ["capabilities that only drop", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, capabilities: { drop: [ALL] }")],
+    ["capabilities with an empty add", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, capabilities: { add: [] }")],
+    ["privileged: false", GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, privileged: false")],
+    [
+      "runAsNonRoot on the container only",
+      GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "fsGroup: 2000").replace(
+        "allowPrivilegeEscalation: false",
+        "allowPrivilegeEscalation: false, runAsNonRoot: true",
+      ),
+    ],
+    ["a non-zero runAsUser on the pod only", GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "runAsUser: 1000")],
+    [
+      "a non-zero runAsUser on the container",
+      GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "fsGroup: 2000").replace(
+        "allowPrivilegeEscalation: false",
+        "allowPrivilegeEscalation: false, runAsUser: 1001",
+      ),
+    ],
+    ["hostNetwork: false", `${GOOD_POD}\n  hostNetwork: false\n  hostPID: false`],
+    ["volumes that are not host paths", `${GOOD_POD}\n  volumes: [{ name: tmp, emptyDir: {} }, { name: info, downwardAPI: { items: [] } }]`],
+    ["an image pinned by digest", GOOD_POD.replace("web:1.2.3", `web@sha256:${"a".repeat(64)}`)],
+    ["an image with a registry port and a tag", GOOD_POD.replace("registry.example.test/web:1.2.3", "registry.example.test:5000/web:1.2.3")],
+    [
+      "memory limit with its request",
+      GOOD_POD.replace(
+        "resources: { requests: { cpu: 100m, memory: 64Mi } }",
+        "resources: { requests: { cpu: 100m, memory: 64Mi }, limits: { memory: 128Mi } }",
+      ),
+    ],
+  ])("fires nothing on a healthy near miss: %s", async (_name, pod) => {
+    expect(await rulesFired(`${deployment("app: web", pod)}---\n${service()}`)).toStrictEqual([]);
+  });
+
+  it.each([
+    [
+      "a pod that runs as root by runAsUser: 0 on the container, despite the pod",
+      GOOD_POD.replace("allowPrivilegeEscalation: false", "allowPrivilegeEscalation: false, runAsUser: 0"),
+      "run-as-root",
+    ],
+    ["no security context at all", GOOD_POD.replace("securityContext: { runAsNonRoot: true, runAsUser: 1000 }", "enableServiceLinks: false"), "run-as-root"],
+    [
+      "a container with ports and no readiness probe",
+      GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "terminationMessagePolicy: File"),
+      "readiness-probe",
+    ],
+    ["an image with a registry port and no tag", GOOD_POD.replace("registry.example.test/web:1.2.3", "registry.example.test:5000/web"), "image-tag"],
+    ["a hostPID pod", `${GOOD_POD}\n  hostPID: true`, "host-namespaces"],
+  ])("fires on %s", async (_name, pod, rule) => {
+    const found = (await findings([chart("app", `${deployment("app: web", pod)}---\n${service()}`)])).filter((f) => f.exception === undefined);
+    expect(found.map((f) => [f.rule, f.object, f.path])).toMatchSnapshot();
+    expect(found.map((f) => f.rule)).toContain(rule);
+  });
+
+  it("leaves hooks and Jobs out of the workload rules that are about serving", async () => {
+    const hookPod = GOOD_POD.replace("runAsNonRoot: true, runAsUser: 1000", "runAsUser: 0").replace(
+      "readinessProbe: { httpGet: { path: /ready, port: http } }",
+      "stdin: false",
+    );
+    const job = `apiVersion: batch/v1\nkind: Job\nmetadata: { name: once }\nspec:\n  template:\n    spec:${GOOD_POD.replace("readinessProbe: { httpGet: { path: /ready, port: http } }", "stdin: false").replace(/\n/g, "\n    ")}\n      restartPolicy: Never\n`;
+    const hook = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: hook\n  annotations: { helm.sh/hook: pre-install, helm.sh/hook-delete-policy: before-hook-creation }\nspec:${hookPod.replace("web:1.2.3", "web:latest")}\n`;
+    const found = (await findings([chart("app", `${job}---\n${hook}`, { engine: "release" })])).filter((f) => f.exception === undefined);
+    expect(found.map((f) => [f.rule, f.object, f.path])).toStrictEqual([]);
   });
 
   it("object-schema sees a Secret's data as it was before sealing: base64 or not", async () => {
