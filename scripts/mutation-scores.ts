@@ -2,8 +2,8 @@
 // per file (a markdown table, as the README shows it). With --gate (CI, after
 // the incremental run) it exits 1 when a file scores under its floor: 85 %, or
 // the score test/mutation/floors.json records for it when that is lower (a
-// ratchet: no file loses ground while the tests catch up). --record writes
-// the floors from this run.
+// ratchet: no file loses ground while the tests catch up). --record raises
+// the floors to this run's scores.
 //
 //   tsx scripts/mutation-scores.ts [report.json] [--files] [--gate] [--record]
 import { readFile, writeFile } from "node:fs/promises";
@@ -46,23 +46,35 @@ function folderOf(path: string, folders: string[]): string {
   return folders.includes(first) ? first : relative.replace(/\.ts$/, "");
 }
 
+const FLAGS = ["--files", "--gate", "--record"];
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const reportPath = resolve(args.find((arg) => !arg.startsWith("--")) ?? ".cache/stryker/mutation.json");
-  const report = JSON.parse(await readFile(reportPath, "utf8")) as { files: Record<string, { mutants: Mutant[] }> };
+  const unknown = args.filter((arg) => arg.startsWith("-") && !FLAGS.includes(arg));
+  if (unknown.length > 0) {
+    console.error(`mutation-scores: unknown option ${unknown.join(", ")} (options: ${FLAGS.join(" ")})`);
+    process.exit(2);
+  }
+  const reportPath = resolve(args.find((arg) => !arg.startsWith("-")) ?? ".cache/stryker/mutation.json");
+  const text = await readFile(reportPath, "utf8").catch(() => {
+    console.error(`mutation-scores: no report at ${reportPath}: run \`npm run test:mutation\` first`);
+    process.exit(2);
+  });
+  const report = JSON.parse(text) as { files: Record<string, { mutants: Mutant[] }> };
   const pure = JSON.parse(await readFile(resolve("test/pure-core.json"), "utf8")) as { folders: string[] };
-  const files = Object.entries(report.files)
-    .map(([path, file]) => score(path.replace(/^.*?src\//, "src/"), file.mutants))
+  const byPath = Object.entries(report.files).map(([path, file]) => [path.replace(/^.*?src\//, "src/"), file.mutants] as const);
+  const files = byPath
+    .map(([path, mutants]) => score(path, mutants))
     .filter((file) => file.mutants > 0)
     .sort((a, b) => a.name.localeCompare(b.name));
   const groups = new Map<string, Mutant[]>();
-  for (const [path, file] of Object.entries(report.files)) {
-    const group = folderOf(path.replace(/^.*?src\//, "src/"), pure.folders);
-    groups.set(group, [...(groups.get(group) ?? []), ...file.mutants]);
+  for (const [path, mutants] of byPath) {
+    const group = folderOf(path, pure.folders);
+    groups.set(group, [...(groups.get(group) ?? []), ...mutants]);
   }
   const all = score(
     "all",
-    Object.values(report.files).flatMap((file) => file.mutants),
+    byPath.flatMap(([, mutants]) => mutants),
   );
   const row = (s: Score) => `| \`${s.name}\` | ${s.mutants} | ${s.survived} | ${s.noCoverage} | ${percent(s).toFixed(1)} % |`;
   const lines = ["| | mutants | survived | no coverage | score |", "| --- | ---: | ---: | ---: | ---: |"];
@@ -75,12 +87,14 @@ async function main(): Promise<void> {
   lines.push(...rows.map(row), row(all).replace("`all`", "**all**"));
   console.log(lines.join("\n"));
   const floorsPath = resolve("test/mutation/floors.json");
+  const floors = JSON.parse(await readFile(floorsPath, "utf8").catch(() => "{}")) as Record<string, number>;
   if (args.includes("--record")) {
-    const floors = Object.fromEntries(files.map((file) => [file.name, Math.min(FILE_FLOOR, Math.floor(percent(file) * 10) / 10)]));
-    await writeFile(floorsPath, `${JSON.stringify(floors, null, 2)}\n`);
+    // A floor only rises: recording after a run that lost ground keeps the floor it had.
+    const raised = files.map((file) => [file.name, Math.max(floors[file.name] ?? 0, Math.min(FILE_FLOOR, Math.floor(percent(file) * 10) / 10))] as const);
+    await writeFile(floorsPath, `${JSON.stringify(Object.fromEntries(raised), null, 2)}\n`);
+    for (const [name, floor] of raised) floors[name] = floor;
   }
   if (!args.includes("--gate")) return;
-  const floors = JSON.parse(await readFile(floorsPath, "utf8").catch(() => "{}")) as Record<string, number>;
   const low = files.filter((file) => percent(file) < (floors[file.name] ?? FILE_FLOOR));
   for (const file of low) console.error(`${file.name}: ${percent(file).toFixed(1)} % (floor ${floors[file.name] ?? FILE_FLOOR} %)`);
   const below = files.filter((file) => percent(file) < FILE_FLOOR).length;

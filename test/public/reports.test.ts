@@ -28,10 +28,9 @@ import {
 import { types } from "chartroom/codegen";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportSchema, schemaPath, REPORTS } from "../../scripts/report-schemas.js";
+import { GOLDEN, goldenFile } from "../helpers/goldens.js";
 import { helm } from "../helpers/helm.js";
-import { copyPlatformTo, editFile, ROOT } from "../helpers/platform.js";
-
-const GOLDEN = join(ROOT, "test", "golden", "reports");
+import { copyPlatformTo, editFile } from "../helpers/platform.js";
 
 async function project(dir: string): Promise<Project> {
   return openProject({ dir, env: { ...process.env, CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4) } });
@@ -108,7 +107,7 @@ describe("reports", () => {
         continue;
       }
       const text = stable(await formatReport(report, format, { cwd: dir }), dir);
-      const path = join(GOLDEN, `${kind}.${format === "markdown" ? "md" : format === "text" ? "txt" : format}`);
+      const path = goldenFile(kind, format);
       if (process.env.UPDATE_GOLDEN === "1") await writeFile(path, text);
       expect(text, `${kind} as ${format}`).toBe(await readFile(path, "utf8"));
     }
