@@ -158,7 +158,7 @@ class Reader {
       const rest = content.slice(1);
       const inner = rest.trimStart();
       if (inner === "" || inner.startsWith("#")) {
-        out.push(this.value(undefined, indent));
+        out.push(this.value(undefined, indent, true));
         continue;
       }
       if (inner === "-" || inner.startsWith("- ")) unsupported();
@@ -175,8 +175,11 @@ class Reader {
     return out;
   }
 
-  /** The value after `key:` (or `- `), on the current line or the lines below. */
-  private value(rest: string | undefined, indent: number): unknown {
+  /**
+   * The value after `key:` (or `- `, an item), on the current line or the lines below. A list
+   * at the key's own indent is the key's value; after an empty item it is the next item.
+   */
+  private value(rest: string | undefined, indent: number, item = false): unknown {
     if (rest !== undefined && (rest[0] === '"' || rest[0] === "'") && !closesOnLine(rest)) {
       // `rest` comes trimmed: spaces before the first break are looked for on the line itself.
       if ((this.lines[this.i] as string).endsWith(" ")) unsupported();
@@ -193,7 +196,7 @@ class Reader {
       const line = this.lines[this.i] as string;
       const at = this.indents[this.i] as number;
       if (at > indent) return this.reuse(this.blockEnd(indent), () => this.block(at));
-      if (at === indent && (line.slice(at) === "-" || line.startsWith("- ", at))) return this.sequence(indent);
+      if (!item && at === indent && (line.slice(at) === "-" || line.startsWith("- ", at))) return this.sequence(indent);
       return null;
     }
     if (text.startsWith("|")) return this.literal(text, indent);

@@ -57,7 +57,8 @@ export function parseIndexFully(text: string, where: string): RepoIndex {
  */
 const entrySchema = z.looseObject({
   version: z.string(),
-  urls: z.array(z.unknown()).optional(),
+  // `urls:` with nothing under it is null: Helm keeps the version, with no URL.
+  urls: z.array(z.unknown()).nullable().optional(),
   appVersion: z.string().optional(),
   digest: z.string().optional(),
   created: z.string().optional(),

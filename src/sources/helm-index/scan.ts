@@ -39,7 +39,7 @@ export function scanIndex(text: string): Map<string, RawEntry[]> | undefined {
     charts.set(name, items.entries);
     i = items.next;
   }
-  return checkTopLevel(lines, i) ? charts : undefined;
+  return plainLines(lines, 0, start) && plainLines(lines, i, lines.length) ? charts : undefined;
 }
 
 function findEntries(lines: string[]): number | undefined {
@@ -56,15 +56,106 @@ function findEntries(lines: string[]): number | undefined {
   return found;
 }
 
-/** Every top-level line after the entries must be a plain `key: value` or blank. */
-function checkTopLevel(lines: string[], from: number): boolean {
-  for (let i = from; i < lines.length; i++) {
+/**
+ * Lines the scan does not keep (apiVersion and generated around the entries,
+ * the nested values of fields it skips) must still be ones the full parse
+ * reads: `key: value`, `key:` and `- ` items with plain one-line values, empty
+ * maps and lists, block scalars (whose lines are not read), quoted values that
+ * close, and plain values going on below that do not turn into keys.
+ */
+function plainLines(lines: string[], from: number, to: number): boolean {
+  // The column of the last key whose plain value may go on below it, or whose value is done.
+  let plainKey = -1;
+  let doneKey = -1;
+  const blocks = new Blocks();
+  for (let i = from; i < to; i++) {
     const line = lines[i] as string;
     const indent = indentOf(line);
-    if (indent !== 0) continue;
-    if (!KEY_LINE.test(line)) return false;
+    if (indent < 0) {
+      if (plainKey >= 0 && line.trim() !== "") return false;
+      continue;
+    }
+    if (plainKey >= 0 && indent > plainKey) {
+      const trimmed = line.trimEnd();
+      if (trimmed.includes(": ") || trimmed.endsWith(":") || trimmed.includes(" #")) return false;
+      continue;
+    }
+    if (doneKey >= 0 && indent > doneKey) return false;
+    plainKey = -1;
+    doneKey = -1;
+    let column = indent;
+    let content = line.slice(indent);
+    const item = content.startsWith("- ") || content === "-";
+    let dash = column;
+    while (content.startsWith("- ")) {
+      if (!blocks.place(column, true)) return false;
+      dash = column;
+      const rest = content.slice(2);
+      column += 2 + rest.length - rest.trimStart().length;
+      content = rest.trimStart();
+    }
+    if (content === "-") {
+      if (!blocks.place(column, true)) return false;
+      continue;
+    }
+    const match = KEY_LINE.exec(content);
+    // Words on their own line are a list item's value or nothing the full parse reads.
+    if (match === null && !item) return false;
+    if (match !== null && !blocks.place(column, false, match[2] === undefined || match[2].trim() === "")) return false;
+    const value = (match === null ? content : match[2])?.trim();
+    if (value === undefined || value === "") continue;
+    if (value === "{}" || value === "[]") {
+      doneKey = match === null ? dash : column;
+      continue;
+    }
+    if (/^[|>][-+0-9]*$/.test(value)) {
+      i = skipDeeper(lines, i + 1, column) - 1;
+      continue;
+    }
+    if (opensQuote(value)) {
+      const end = skipDeeper(lines, i + 1, column);
+      if (end === i + 1 || !closesQuote(lines[end - 1] as string, value[0] as string)) return false;
+      i = end - 1;
+      continue;
+    }
+    if (!plainEnough(value)) return false;
+    // An item's value goes on at any column right of its dash, a key's right of the key.
+    const owner = match === null ? dash : column;
+    if (value[0] !== '"' && value[0] !== "'") plainKey = owner;
+    else doneKey = owner;
   }
   return true;
+}
+
+/**
+ * The maps and lists open at each column, so that a list item where a map's
+ * key belongs (or a key among list items) is refused, as the full parse
+ * refuses it; a list may sit at the column of the key it belongs to.
+ */
+class Blocks {
+  private readonly open: { column: number; item: boolean; listUnderKey: boolean }[] = [];
+  private emptyKey = -1;
+
+  place(column: number, item: boolean, emptyValue = false): boolean {
+    while ((this.open.at(-1)?.column ?? -1) > column) this.open.pop();
+    const top = this.open.at(-1);
+    const emptyKey = this.emptyKey;
+    this.emptyKey = !item && emptyValue ? column : -1;
+    if (top === undefined || top.column !== column) {
+      this.open.push({ column, item, listUnderKey: false });
+      return true;
+    }
+    if (top.item === item) {
+      if (!item) top.listUnderKey = false;
+      return true;
+    }
+    // A list at the column of the key above it with no value: that key's value.
+    if (item && !top.item && (emptyKey === column || top.listUnderKey)) {
+      top.listUnderKey = true;
+      return true;
+    }
+    return false;
+  }
 }
 
 /** −1 for blank and comment-only lines. */
@@ -126,14 +217,22 @@ function scanFields(lines: string[], from: number, fieldIndent: number): { entry
     const value = match[2]?.trimStart();
     i++;
     if (!WANTED.has(key)) {
-      if (value === undefined || value === "") i = skipNested(lines, i, fieldIndent);
-      else if (opensQuote(value)) {
+      if (value === undefined || value === "") {
+        const end = skipNested(lines, i, fieldIndent);
+        if (!plainLines(lines, i, end)) return undefined;
+        i = end;
+      } else if (opensQuote(value)) {
         // A quoted value we do not keep may continue on deeper lines (the
         // full parser refuses shallower ones); it must close on the last.
         const end = skipDeeper(lines, i, fieldIndent);
         if (end === i || !closesQuote(lines[end - 1] as string, value[0] as string)) return undefined;
         i = end;
       } else if (!plainEnough(value)) return undefined;
+      else if (!/^[|>]/.test(value)) {
+        const end = skipContinuation(lines, i, fieldIndent);
+        if (end === undefined) return undefined;
+        i = end;
+      }
       continue;
     }
     if (key === "urls") {
@@ -145,7 +244,8 @@ function scanFields(lines: string[], from: number, fieldIndent: number): { entry
     }
     const scalar = value === undefined || value === "" ? null : unquote(value);
     if (scalar === undefined) return undefined;
-    if (scalar === null && nextIsNested(lines, i, fieldIndent)) return undefined;
+    // A kept value that goes on below (or a list under an empty one) is the full parse's to read.
+    if (nextIsNested(lines, i, fieldIndent)) return undefined;
     entry[key] = scalar;
   }
   return { entry, next: i };
@@ -209,10 +309,47 @@ function nextIsNested(lines: string[], from: number, indent: number): boolean {
   return false;
 }
 
-/** A value of a field we skip must still not open something that spans lines unseen. */
+/**
+ * A value of a field we skip must still not open something that spans lines
+ * unseen, nor be one the full parse refuses (`: ` inside, a closing quote with
+ * text after it): the scan answers only where the full parse would.
+ */
 function plainEnough(value: string): boolean {
-  if (/^[|>][-+0-9]*$/.test(value)) return true;
-  return !UNSAFE_START.test(value);
+  if (/^[|>][-+0-9]*$/.test(value) || value.startsWith("#")) return true;
+  const quote = value[0];
+  if (quote === '"' || quote === "'") {
+    const tail = value.slice(value.lastIndexOf(quote) + 1).trim();
+    return tail === "" || tail.startsWith("#");
+  }
+  const hash = value.indexOf(" #");
+  return !notPlain(hash === -1 ? value : value.slice(0, hash).trimEnd());
+}
+
+/** A one-line plain scalar the full parse refuses, or reads as more than text. */
+function notPlain(text: string): boolean {
+  const c = text.charCodeAt(0);
+  // Most values start with a letter, a digit or a slash, which open nothing (checked first: indexes are large).
+  const ordinary = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 47;
+  if (!ordinary && (UNSAFE_START.test(text) || /^[\]},]|^[-?:](?: |$)/.test(text))) return true;
+  return text.includes(": ") || text.endsWith(":");
+}
+
+/**
+ * Past the lines that go on a plain value we skip (go-yaml wraps long
+ * descriptions so), or undefined when one would not read as its continuation:
+ * a comment line ends the value, and a key or comment after it the full parse refuses.
+ */
+function skipContinuation(lines: string[], from: number, indent: number): number | undefined {
+  let i = from;
+  for (; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    if (trimmed === "") continue;
+    if (indentOf(line) === -1) return undefined;
+    if (indentOf(line) <= indent) break;
+    if (trimmed.includes(": ") || trimmed.endsWith(":") || trimmed.includes(" #")) return undefined;
+  }
+  return i;
 }
 
 /** A quoted scalar that does not close on its own line. */
@@ -256,18 +393,8 @@ function unquote(value: string): string | null | undefined {
     if (inner.replace(/''/g, "").includes("'")) return undefined;
     return inner.replace(/''/g, "'");
   }
-  if (
-    UNSAFE_START.test(value) ||
-    value.includes(" #") ||
-    value.includes(": ") ||
-    value.endsWith(":") ||
-    value.startsWith("- ") ||
-    value === "-" ||
-    value === "~" ||
-    value === "null"
-  ) {
-    return undefined;
-  }
+  // `#…` is a comment (the value is null), `~` and `null` the full parse's to read.
+  if (notPlain(value) || value.startsWith("#") || value.includes(" #") || value === "~" || value === "null") return undefined;
   return value.trimEnd();
 }
 
