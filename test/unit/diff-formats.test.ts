@@ -1,0 +1,207 @@
+// One diff report with every part a diff can have (each action, each kind of
+// change, images, the values contract, policy findings, hooks listed apart,
+// noise and bookkeeping, a live review), printed in text with its colours
+// named, in markdown and in HTML, and compared with golden files: the golden
+// reports of test/public/reports.test.ts come from real workflows and cannot
+// hold every branch at once. UPDATE_GOLDEN=1 rewrites them (read the change).
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ChartReport, DiffReport, LiveSection, ObjectReport } from "../../src/diff/model.js";
+import { diffReport } from "../../src/diff/report.js";
+import type { Finding } from "../../src/model/findings.js";
+import { formatMarkdown } from "../../src/report/diff-markdown.js";
+import { formatText } from "../../src/report/diff-text.js";
+import { diffHtml } from "../../src/report/html.js";
+import type { Colour } from "../../src/report/paint.js";
+import { ROOT } from "../helpers/platform.js";
+
+const GOLDEN = join(ROOT, "test", "golden", "units");
+
+function golden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, actual);
+  expect(actual).toBe(readFileSync(file, "utf8"));
+}
+
+/** Colours written out, so the golden file says which line is painted how. */
+const tags = (text: string, colour: Colour) => `<${colour}>${text}</${colour}>`;
+
+const object = (action: ObjectReport["action"], name: string, extra: Partial<ObjectReport> = {}): ObjectReport => ({
+  id: `/ConfigMap/apps/${name}`,
+  display: `ConfigMap apps/${name}`,
+  action,
+  step: action === "add" ? "create" : action === "rename" ? "update" : action,
+  apiVersion: "v1",
+  changes: [],
+  ...extra,
+});
+
+const finding = (severity: Finding["severity"], rule: string, path?: string): Finding => ({
+  rule,
+  severity,
+  chart: "web",
+  stack: "prod",
+  object: "Deployment.apps apps/web",
+  ...(path === undefined ? {} : { path }),
+  message: `${rule} says so`,
+});
+
+const live: LiveSection = {
+  server: "https://127.0.0.1:6443",
+  context: "prod",
+  counts: { update: 1, conflict: 1 },
+  objects: [
+    {
+      id: "c",
+      display: "Deployment.apps apps/web",
+      outcome: "conflict",
+      conflicts: [{ manager: "kubectl", field: "spec.replicas", owner: "kubectl", fix: "take it over" }],
+    },
+  ],
+  notes: [],
+};
+
+function everything(): DiffReport {
+  const web: ChartReport = {
+    chart: "web",
+    stack: "prod",
+    engine: "chart",
+    from: { version: "1.0.0" },
+    to: { version: "2.0.0" },
+    helm: "3.18.6",
+    engineHelm: "3.18.6 (the provider's)",
+    objects: [
+      object("add", "new", { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "new" }, data: { a: "1" } }, source: "web/templates/new.yaml" }),
+      object("delete", "old", { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "old" } } }),
+      object("update", "changed", {
+        changes: [
+          { path: "data.one", op: "change", before: "a", after: "b", tags: [] },
+          { path: "data.added", op: "add", after: 3, tags: [] },
+          { path: "data.gone", op: "remove", before: true, tags: ["immutable"] },
+          { path: "data.text", op: "change", before: "line one\nline two\n", after: "line one\nline 2\n", tags: ["unstable"] },
+          { path: "data.list", op: "reorder", before: ["a", "b"], after: ["b", "a"], tags: [] },
+          { path: 'metadata.labels["helm.sh/chart"]', op: "change", before: "web-1.0.0", after: "web-2.0.0", tags: ["bookkeeping"] },
+          { path: "apiVersion", op: "change", before: "v1beta1", after: "v1", tags: [] },
+        ],
+      }),
+      {
+        ...object("update", "secret"),
+        id: "/Secret/apps/secret",
+        display: "Secret apps/secret",
+        changes: [
+          { path: "data.password", op: "change", before: { bytes: 16 }, after: { bytes: 24 }, secret: "changed", tags: [] },
+          { path: "data.token", op: "add", after: { bytes: 8 }, secret: "added", tags: [] },
+          { path: "data.old", op: "remove", before: { bytes: 4 }, secret: "removed", tags: [] },
+        ],
+        unchangedSecrets: [{ path: "data.user", bytes: 5 }],
+      },
+      {
+        ...object("replace", "selector"),
+        id: "apps/Deployment/apps/web",
+        display: "Deployment.apps apps/web",
+        apiVersion: "apps/v1",
+        changes: [{ path: "spec.selector.matchLabels.app", op: "change", before: "web", after: "site", tags: ["immutable"] }],
+        replacement: {
+          fields: ["spec.selector"],
+          consequences: { chart: "helm.v4.Chart replaces it, creating the replacement first", release: "helm upgrade fails: field is immutable" },
+          order: "create-first",
+        },
+      },
+      object("rename", "renamed", { renamedFrom: { id: "/ConfigMap/apps/before", display: "ConfigMap apps/before" } }),
+      object("add", "moved-in", { moved: { from: "other", to: "web", consequence: "Pulumi deletes it from other and creates it here" } }),
+      object("update", "immutable", { step: "fails", changes: [{ path: "data.x", op: "change", before: 1, after: 2, tags: ["immutable"] }] }),
+      object("update", "noise", { changes: [{ path: "data.random", op: "change", before: "x", after: "y", tags: ["unstable"] }] }),
+      object("update", "bookkeeping", {
+        changes: [{ path: 'metadata.labels["helm.sh/chart"]', op: "change", before: "a", after: "b", tags: ["bookkeeping"] }],
+      }),
+      {
+        ...object("update", "crd"),
+        id: "apiextensions.k8s.io/CustomResourceDefinition//widgets.example.test",
+        display: "CustomResourceDefinition.apiextensions.k8s.io widgets.example.test",
+        schemaChanges: [{ path: "spec.versions[0].schema.openAPIV3Schema", version: "v1", added: 14, removed: 2, changed: 40, descriptions: 30 }],
+        hook: { events: ["pre-install"], test: false, weight: 0, deletePolicies: [] } as ObjectReport["hook"],
+      },
+    ],
+    apart: [
+      { id: "t", display: "Pod apps/test", reason: "a test hook: helm.v4.Chart drops every hook", change: "add" },
+      { id: "u", display: "Job.batch apps/migrate", reason: "a pre-upgrade hook: helm.v4.Chart drops every hook", change: "delete" },
+      { id: "v", display: "Job.batch apps/seed", reason: "a post-install hook: helm.v4.Chart drops every hook", change: "update" },
+      { id: "w", display: "Pod apps/smoke", reason: "a test hook: helm.v4.Chart drops every hook", change: "same" },
+    ],
+    bookkeeping: { objects: 2, fields: ['labels["helm.sh/chart"]', 'annotations["checksum/config"]'] },
+    unstable: {
+      objects: 1,
+      paths: ["ConfigMap apps/noise: data.random"],
+      churn: [{ id: "/ConfigMap/apps/noise", display: "ConfigMap apps/noise", step: "replace" }],
+      consequence: "helm.v4.Chart replaces ConfigMap apps/noise at every `pulumi up`",
+    },
+    contract: [
+      { kind: "ignored", path: "ingress.host", detail: "set, but 2.0.0 no longer has it", hint: "use ingress.hosts" },
+      { kind: "required", path: "auth.secret", detail: "required by 2.0.0, nothing sets it" },
+      { kind: "type", path: "replicas", detail: "string → integer" },
+      ...Array.from({ length: 12 }, (_, i) => ({ kind: "default" as const, path: `defaults.d${i}`, detail: `${i} → ${i + 1}` })),
+    ],
+    images: [
+      {
+        object: "Deployment.apps apps/web",
+        container: "web",
+        change: "changed",
+        from: { image: "web:1", digest: `sha256:${"a".repeat(64)}` },
+        to: { image: "web:2" },
+      },
+      { object: "Deployment.apps apps/web", container: "sidecar", change: "added", to: { image: "proxy:1" } },
+      { object: "Deployment.apps apps/web", container: "old", change: "removed", from: { image: "old:1" } },
+    ],
+    findings: {
+      added: [finding("error", "service-selects-pods", "spec.selector"), finding("warning", "probe-port"), finding("info", "image-pinned")],
+      resolved: [finding("error", "reference-exists", "spec.template.spec.volumes")],
+    },
+    notes: ["the chart moved to a new repository"],
+    live,
+  };
+  const quiet: ChartReport = {
+    ...web,
+    chart: "api",
+    engine: "release",
+    from: { version: "1.0.0" },
+    to: { version: "1.0.0" },
+    helm: undefined,
+    engineHelm: undefined,
+    objects: [
+      object("update", "crds", { step: "skipped", source: "api/crds/crd.yaml", changes: [{ path: "spec.x", op: "change", before: 1, after: 2, tags: [] }] }),
+      object("update", "apiversion", { changes: [{ path: "apiVersion", op: "change", before: "v1beta1", after: "v1", tags: [] }] }),
+    ],
+    apart: [],
+    bookkeeping: { objects: 0, fields: [] },
+    unstable: { objects: 0, paths: [], churn: [] },
+    contract: [{ kind: "default", path: "a", detail: "1 → 2" }],
+    images: [],
+    findings: { added: [], resolved: [] },
+    notes: [],
+    live: undefined,
+  };
+  const added: ChartReport = { ...quiet, chart: "new", from: null, to: { version: "0.1.0" }, objects: [], contract: [] };
+  const removed: ChartReport = { ...quiet, chart: "gone", from: { version: "3.0.0" }, to: null, objects: [], contract: [] };
+  return diffReport([web, quiet, added, removed], 3);
+}
+
+describe("a diff with every part", () => {
+  it("prints in text, each line in its colour", () => {
+    golden("diff-everything.txt", `${formatText(everything(), tags)}\n`);
+  });
+
+  it("prints in markdown", () => {
+    golden("diff-everything.md", `${formatMarkdown(everything())}\n`);
+  });
+
+  it("prints in HTML", () => {
+    golden("diff-everything.html", diffHtml(everything()));
+  });
+
+  it("keeps every chart, object and finding when markdown must be shortened", () => {
+    const text = formatMarkdown(everything(), 4000);
+    expect(text.length).toBeLessThanOrEqual(4000);
+    golden("diff-everything-short.md", `${text}\n`);
+  });
+});
