@@ -12,7 +12,8 @@ import { diffReport } from "../../src/diff/report.js";
 import type { Finding } from "../../src/model/findings.js";
 import { formatMarkdown } from "../../src/report/diff-markdown.js";
 import { formatText } from "../../src/report/diff-text.js";
-import { diffHtml } from "../../src/report/html.js";
+import { diffHtml, planHtml } from "../../src/report/html.js";
+import { planMarkdown, planText, type PlanReport, type PlanRow } from "../../src/report/plan.js";
 import type { Colour } from "../../src/report/paint.js";
 import { ROOT } from "../helpers/platform.js";
 
@@ -203,5 +204,78 @@ describe("a diff with every part", () => {
     const text = formatMarkdown(everything(), 4000);
     expect(text.length).toBeLessThanOrEqual(4000);
     golden("diff-everything-short.md", `${text}\n`);
+  });
+});
+
+const row = (chart: string, extra: Partial<PlanRow>): PlanRow => ({
+  chart,
+  namespace: "apps",
+  range: "^1.0.0",
+  pinned: "1.0.0",
+  digest: `sha256:${"b".repeat(64)}`,
+  verified: true,
+  engine: "chart",
+  problems: [],
+  ...extra,
+});
+
+const outdated = (extra: Partial<NonNullable<PlanRow["outdated"]>>) => ({
+  chart: "x",
+  repository: "https://charts.example.test",
+  current: "1.0.0",
+  outdated: true,
+  ...extra,
+});
+
+function plan(): PlanReport {
+  const none = { add: 0, delete: 0, update: 0, replace: 0, rename: 0 };
+  return {
+    report: "plan",
+    format: 1,
+    charts: [
+      row("current", { outdated: outdated({ outdated: false, wanted: "1.0.0", latest: "1.0.0" }) }),
+      row("unlisted", {}),
+      row("wanted", {
+        outdated: outdated({ wanted: "1.2.0", latest: "1.2.0", updateType: "minor" }),
+        next: {
+          version: "1.2.0",
+          stacks: { dev: { ...none, update: 2, add: 1 }, prod: none },
+          contract: { dev: 1, prod: 0 },
+          live: { dev: { update: 2, conflict: 1 }, prod: {} },
+        },
+        findings: { errors: 1, warnings: 2 },
+      }),
+      row("latest", {
+        outdated: outdated({ wanted: "1.0.0", latest: "2.0.0", updateType: "major" }),
+        next: { version: "2.0.0", stacks: { dev: { ...none, replace: 1 } }, contract: {} },
+        findings: { errors: 0, warnings: 1 },
+        notes: ["the provider cannot render this chart offline"],
+      }),
+      row("both", { outdated: outdated({ wanted: "1.1.0", latest: "3.0.0" }) }),
+      row("broken", {
+        pinned: undefined,
+        digest: undefined,
+        verified: false,
+        engine: undefined,
+        problems: ["not locked: run chartroom lock", "the repository answered 404"],
+      }),
+    ],
+  };
+}
+
+describe("a plan with every part", () => {
+  it("prints in text, each cell in its colour", () => {
+    golden("plan-everything.txt", `${planText(plan(), tags)}\n`);
+  });
+
+  it("prints in markdown and HTML", () => {
+    golden("plan-everything.md", `${planMarkdown(plan())}\n`);
+    golden("plan-everything.html", planHtml(plan()));
+  });
+
+  it("says nothing of findings, next versions or notes when there are none", () => {
+    const quiet: PlanReport = { report: "plan", format: 1, charts: [row("current", {})] };
+    golden("plan-quiet.txt", `${planText(quiet, tags)}\n`);
+    golden("plan-quiet.md", `${planMarkdown(quiet)}\n`);
   });
 });
