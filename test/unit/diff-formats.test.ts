@@ -14,6 +14,7 @@ import { formatMarkdown } from "../../src/report/diff-markdown.js";
 import { formatText } from "../../src/report/diff-text.js";
 import { diffHtml, planHtml } from "../../src/report/html.js";
 import { planMarkdown, planText, type PlanReport, type PlanRow } from "../../src/report/plan.js";
+import { checkMarkdown, checkText, checkYaml, type CheckReport } from "../../src/report/check.js";
 import type { Colour } from "../../src/report/paint.js";
 import { ROOT } from "../helpers/platform.js";
 
@@ -277,5 +278,89 @@ describe("a plan with every part", () => {
     const quiet: PlanReport = { report: "plan", format: 1, charts: [row("current", {})] };
     golden("plan-quiet.txt", `${planText(quiet, tags)}\n`);
     golden("plan-quiet.md", `${planMarkdown(quiet)}\n`);
+  });
+});
+
+function checked(rights = true): CheckReport {
+  const base = { chart: "web", stack: "prod", message: "says so" };
+  return {
+    report: "check",
+    format: 1,
+    checked: 4,
+    failed: true,
+    findings: [
+      { ...base, rule: "type", severity: "error", path: "replicas", hint: "set a number", position: { file: "values/web/values.yaml", line: 3, column: 1 } },
+      { ...base, rule: "unknown-key", severity: "warning", path: "image.tga", hint: 'did you mean "image.tag"?' },
+      {
+        ...base,
+        rule: "probe-port",
+        severity: "error",
+        object: "Deployment.apps apps/web",
+        path: "spec.template.spec.containers[name=web].readinessProbe.httpGet.port",
+      },
+      { ...base, rule: "values-file", severity: "error", path: "values/web/prod.yaml", position: { file: "values/web/prod.yaml", line: 1, column: 1 } },
+      { ...base, rule: "chart-wide", severity: "info" },
+      {
+        ...base,
+        rule: "run-as-root",
+        severity: "info",
+        object: "Deployment.apps apps/web",
+        hint: "hidden",
+        exception: { reason: "the vendor image needs root", file: "policies/web.yaml" },
+      },
+      {
+        ...base,
+        rule: "latest-tag",
+        severity: "info",
+        object: "Deployment.apps apps/web",
+        exception: { reason: "until the vendor pins", until: "2027-01-01", file: "policies/web.yaml" },
+      },
+    ],
+    ...(rights
+      ? {
+          rights: {
+            stack: "prod",
+            server: "https://127.0.0.1:6443",
+            context: "prod",
+            user: "deployer",
+            rights: [
+              { group: "", resource: "configmaps", namespace: "apps", verbs: ["get", "patch"], for: "apply ConfigMap apps/a", chart: "web" },
+              {
+                group: "",
+                resource: "namespaces",
+                namespace: "",
+                verbs: ["get", "patch", "delete"],
+                resourceNames: ["apps", "web"],
+                for: "create the namespaces",
+                chart: "web",
+              },
+            ],
+            missing: [{ group: "", resource: "configmaps", namespace: "apps", verb: "patch", message: "cannot patch" }],
+            manifest: [
+              { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps" } },
+              { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "d", namespace: "apps" }, rules: [] },
+            ],
+            requests: 9,
+            unserved: ["Widget.example.test apps/w"],
+          },
+        }
+      : {}),
+  };
+}
+
+describe("a check with every part", () => {
+  it("prints in text (colours named), markdown and, with --cluster, the Role as YAML", () => {
+    golden("check-everything.txt", `${checkText(checked(), tags)}\n`);
+    golden("check-everything.md", `${checkMarkdown(checked())}\n`);
+    golden("check-everything.yaml", checkYaml(checked()));
+  });
+
+  it("says only the counts when nothing is found, and refuses YAML without --cluster", () => {
+    const clean: CheckReport = { report: "check", format: 1, checked: 2, failed: false, findings: [] };
+    expect(checkText(clean, tags)).toBe("0 error(s), 0 warning(s), 0 note(s) in 2 chart/stack pair(s)");
+    expect(checkMarkdown(clean)).toBe("0 error(s), 0 warning(s), 0 note(s) in 2 chart/stack pair(s)");
+    const { rights: _, ...noRights } = checked();
+    expect(checkText(noRights as CheckReport, tags)).not.toContain("deploy rights");
+    expect(() => checkYaml(clean)).toThrow(expect.objectContaining({ code: "USAGE" }));
   });
 });
