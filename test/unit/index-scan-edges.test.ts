@@ -117,6 +117,10 @@ describe("scanIndex answers", () => {
     ],
     ["a block scalar after the entries", index("  a:\n  - version: 1.0.0\n", "notes: |\n  a: b: c\n")],
     ["a quoted value after the entries that goes on below", index("  a:\n  - version: 1.0.0\n", "notes: 'one\n  two'\n")],
+    [
+      "comment lines after plain values",
+      `apiVersion: v1\n# a note\n${index("  a:\n  - version: 1.0.0\n    description: one\n      two\n    # a note\n    home: x\n", "# a note\ngenerated: x\n").slice("apiVersion: v1\n".length)}`,
+    ],
     ["nothing after the entries", index("  a:\n  - version: 1.0.0\n", "")],
     ["a nested map after the entries", index("  a:\n  - version: 1.0.0\n", "serverInfo:\n  contextPath: /x\n  tags:\n  - a\n  - b: c\n")],
     ["an empty map after the entries", index("  a:\n  - version: 1.0.0\n", "serverInfo: {}\n")],

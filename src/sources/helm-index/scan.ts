@@ -64,24 +64,14 @@ function findEntries(lines: string[]): number | undefined {
  * close, and plain values going on below that do not turn into keys.
  */
 function plainLines(lines: string[], from: number, to: number): boolean {
-  // The column of the last key whose plain value may go on below it, or whose value is done.
-  let plainKey = -1;
+  // The column of the last key (or item) whose value is done: nothing may go on deeper.
   let doneKey = -1;
   const blocks = new Blocks();
   for (let i = from; i < to; i++) {
     const line = lines[i] as string;
     const indent = indentOf(line);
-    if (indent < 0) {
-      if (plainKey >= 0 && line.trim() !== "") return false;
-      continue;
-    }
-    if (plainKey >= 0 && indent > plainKey) {
-      const trimmed = line.trimEnd();
-      if (trimmed.includes(": ") || trimmed.endsWith(":") || trimmed.includes(" #")) return false;
-      continue;
-    }
+    if (indent < 0) continue;
     if (doneKey >= 0 && indent > doneKey) return false;
-    plainKey = -1;
     doneKey = -1;
     let column = indent;
     let content = line.slice(indent);
@@ -121,8 +111,13 @@ function plainLines(lines: string[], from: number, to: number): boolean {
     if (!plainEnough(value)) return false;
     // An item's value goes on at any column right of its dash, a key's right of the key.
     const owner = match === null ? dash : column;
-    if (value[0] !== '"' && value[0] !== "'") plainKey = owner;
-    else doneKey = owner;
+    if (value[0] === '"' || value[0] === "'") {
+      doneKey = owner;
+      continue;
+    }
+    const end = skipContinuation(lines, i + 1, owner);
+    if (end === undefined) return false;
+    i = end - 1;
   }
   return true;
 }
@@ -337,17 +332,23 @@ function notPlain(text: string): boolean {
 /**
  * Past the lines that go on a plain value we skip (go-yaml wraps long
  * descriptions so), or undefined when one would not read as its continuation:
- * a comment line ends the value, and a key or comment after it the full parse refuses.
+ * a key or a comment in it the full parse refuses, and a comment line ends the
+ * value, so nothing deeper may follow it.
  */
 function skipContinuation(lines: string[], from: number, indent: number): number | undefined {
+  let comment = false;
   let i = from;
   for (; i < lines.length; i++) {
     const line = lines[i] as string;
     const trimmed = line.trim();
     if (trimmed === "") continue;
-    if (indentOf(line) === -1) return undefined;
-    if (indentOf(line) <= indent) break;
-    if (trimmed.includes(": ") || trimmed.endsWith(":") || trimmed.includes(" #")) return undefined;
+    const at = indentOf(line);
+    if (at === -1) {
+      comment = true;
+      continue;
+    }
+    if (at <= indent) break;
+    if (comment || trimmed.includes(": ") || trimmed.endsWith(":") || trimmed.includes(" #")) return undefined;
   }
   return i;
 }
