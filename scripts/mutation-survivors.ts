@@ -25,12 +25,20 @@ async function main(): Promise<void> {
     process.exit(2);
   });
   const report = JSON.parse(text) as { files: Record<string, { source: string; mutants: Mutant[] }> };
-  const entry = Object.entries(report.files).find(([path]) => path.endsWith(file.replace(/^\.\//, "")));
-  if (entry === undefined) {
-    console.error(`mutation-survivors: ${file} is not in ${reportPath}`);
+  // The whole path, or its end after a slash: `objects.ts` names three files, so it is refused as ambiguous.
+  const wanted = file.replace(/^\.\//, "");
+  const matches = Object.entries(report.files).filter(([path]) => {
+    const name = path.replace(/^.*?src\//, "src/");
+    return name === wanted || name.endsWith(`/${wanted}`);
+  });
+  if (matches.length !== 1) {
+    const found = matches.map(([path]) => path.replace(/^.*?src\//, "src/")).join(", ");
+    console.error(
+      matches.length === 0 ? `mutation-survivors: ${file} is not in ${reportPath}` : `mutation-survivors: ${file} names ${found}: give more of the path`,
+    );
     process.exit(2);
   }
-  const [, { source, mutants }] = entry;
+  const [, { source, mutants }] = matches[0] as [string, { source: string; mutants: Mutant[] }];
   const lines = source.split("\n");
   const open = mutants
     .filter((mutant) => mutant.status === "Survived" || mutant.status === "NoCoverage")
