@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ChartroomError } from "../../src/errors/index.js";
 import type { Severity } from "../../src/model/findings.js";
-import type { KubernetesObject, PolicyContext, PolicyRule, RuleResult } from "../../src/model/policy.js";
+import type { PolicyContext, PolicyRule, RuleResult } from "../../src/model/policy.js";
 import { runPolicies, type PolicyChart } from "../../src/policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings } from "../../src/policy/settings.js";
 import { parseManifest } from "../../src/render/manifest.js";
@@ -262,7 +262,3 @@ describe("addPolicyFile", () => {
     ]);
   });
 });
-
-// Keep the stand-in's object type honest.
-const _typed: readonly KubernetesObject[] = objects;
-void _typed;
