@@ -11,6 +11,7 @@ import { benchLargeInputs } from "./large-inputs.js";
 import { benchLiveReview } from "./live-review.js";
 import { benchLockConcurrency } from "./lock-concurrency.js";
 import { benchOciResolve } from "./oci-resolve.js";
+import { benchPeers } from "./peers.js";
 import { benchPlatformScale } from "./platform-scale.js";
 import { benchPolicies } from "./policies.js";
 import { benchPublicApi } from "./public-api.js";
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "cli-start": () => benchCliStart(),
   "live-review": () => benchLiveReview(cacheRoot),
   "image-lock": () => benchImageLock(cacheRoot),
+  peers: () => benchPeers(cacheRoot),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */

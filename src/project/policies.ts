@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { importTypeScript, isLoaderCache, locationIn, warmLoader } from "../config/load.js";
+import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Finding } from "../model/findings.js";
@@ -96,7 +96,6 @@ async function readPolicies(folder: string): Promise<Policies> {
   const settings = emptySettings();
   const custom: PolicyRule[] = [];
   const names = (await readdir(folder).catch(() => [] as string[])).sort();
-  warmLoader();
   // Every file of policies/ is in the findings key; what the rules import and read as they load is observed.
   const loaded = await observed(
     join(folder, ".."),

@@ -62,6 +62,14 @@ export async function observed<T>(
   }
 }
 
+/**
+ * Run `work` outside every observation: what it reads is chartroom's own
+ * doing (a transpiler loading itself), not the observed code's.
+ */
+export function unobserved<T>(work: () => T): T {
+  return context.exit(work);
+}
+
 /** Whether every input still reads the same for code belonging to `root` (another checkout of the same files counts). */
 export function stillHolds(inputs: Inputs, root: string, env: NodeJS.ProcessEnv): boolean {
   if (inputs.volatile) return false;

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { observed, persistable, persistedHold, stillHolds } from "../../src/util/observe.js";
+import { observed, persistable, persistedHold, stillHolds, unobserved } from "../../src/util/observe.js";
 
 const dirs: string[] = [];
 async function folder(files: Record<string, string>): Promise<string> {
@@ -77,6 +77,21 @@ describe("observing what user code reads", () => {
       expect(stillHolds(inputs, "/", process.env)).toBe(false);
     }
     expect((await observed("/", () => new Date(0).toISOString())).inputs.volatile).toBe(false);
+  });
+
+  it("records nothing of what runs through unobserved inside an observation, and what follows it as before", async () => {
+    const dir = await folder({ "a.txt": "a", "b.txt": "b" });
+    const { value, inputs } = await observed(dir, () => {
+      const own = unobserved(() => {
+        void process.env.CHARTROOM_LOADER_OWN;
+        void Object.keys(process.env);
+        return fs.readFileSync(join(dir, "a.txt"), "utf8");
+      });
+      fs.readFileSync(join(dir, "b.txt"));
+      return own;
+    });
+    expect(value).toBe("a");
+    expect(inputs).toStrictEqual({ files: { "b.txt": expect.any(String) }, probes: {}, env: {}, volatile: false });
   });
 
   it("counts the reads of the observed work only (not what runs beside it), nested observations in both, and puts everything back", async () => {
