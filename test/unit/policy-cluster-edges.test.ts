@@ -190,7 +190,7 @@ ${extra}`;
       expect(found([customResourceSchema], [chart("operator", yaml), chart("app", widget("v1", "bad", "{ size: big }"))]), name).toStrictEqual([]);
   });
 
-  it("leaves a schema ajv cannot compile to the API server, and reuses one compiled schema across stacks", () => {
+  it("leaves a schema it cannot judge (a broken pattern, an unknown type) to the API server, and answers alike across stacks", () => {
     const broken = crd("broken.example.com", "Widget").replace("size: { type: integer }", "size: { type: integer, pattern: '[' }");
     const app = chart("app", widget("v1", "bad", "{ size: big }", "broken.example.com"));
     expect(found([customResourceSchema], [chart("operator", broken), app])).toStrictEqual([]);
@@ -198,7 +198,7 @@ ${extra}`;
     expect(found([customResourceSchema], [chart("operator", unknownType), chart("app", widget("v1", "x", "{ size: big }", "odd.example.com"))])).toStrictEqual(
       [],
     );
-    // The same schema in a second and third run (compiled once): the same answer.
+    // The same schema in a second and third stack: the same answer.
     const good = () =>
       found(
         [customResourceSchema],

@@ -1,9 +1,9 @@
-import { Ajv, type ValidateFunction } from "ajv";
 import semver from "semver";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { list, record, text } from "../objects.js";
 import { sealedBytes, sealedNotBase64 } from "../../util/sealed.js";
 import { REMOVED_APIS } from "../removed-apis.js";
+import { structuralProblems } from "../structural.js";
 
 // The target cluster: what its API server will refuse.
 
@@ -122,41 +122,30 @@ export const customResourceSchema: PolicyRule = {
   description: "Custom resources fit the openAPIV3Schema of their CustomResourceDefinition when the stack ships it.",
   severity: "error",
   check(objects, context) {
-    const validators = crdValidators(context.charts);
+    const schemas = crdSchemas(context.charts);
     const out: RuleResult[] = [];
     for (const object of objects) {
-      const validate = validators.get(`${object.apiVersion} ${object.kind}`)?.();
-      if (validate === undefined || validate(object.body)) continue;
-      for (const error of validate.errors ?? []) {
+      const schema = schemas.get(`${object.apiVersion} ${object.kind}`);
+      for (const problem of schema === undefined ? [] : (structuralProblems(schema, object.body) ?? []))
         out.push({
           object,
-          path: error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)",
-          message: `${error.message ?? "is not valid"} (CustomResourceDefinition schema)`,
+          path: problem.path,
+          message: `${problem.message} (CustomResourceDefinition schema)`,
           hint: "fix the field so it fits the CRD the stack installs",
         });
-      }
     }
     return out;
   },
 };
 
-type LazyValidator = () => ValidateFunction | undefined;
-
 // Once per stack, not once per chart.
-const indexed = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Map<string, LazyValidator>>();
-// The same schema on both sides of a diff, or in several stacks, compiles once per process.
-const bySchema = new Map<string, ValidateFunction | undefined>();
-let ajv: Ajv | undefined;
+const indexed = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Map<string, Record<string, unknown>>>();
 
-/**
- * The stack's CRD schemas by `group/version Kind`, each compiled on first
- * use: ajv takes hundreds of milliseconds over an operator's 800 KB schema,
- * and most CRDs a chart installs have no custom resource beside them.
- */
-function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, LazyValidator> {
+/** The stack's CRD schemas by `group/version Kind` (apiextensions CRDs that name their group and kind). */
+function crdSchemas(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, Record<string, unknown>> {
   const cached = indexed.get(charts);
   if (cached !== undefined) return cached;
-  const out = new Map<string, LazyValidator>();
+  const out = new Map<string, Record<string, unknown>>();
   for (const crd of [...charts.values()].flat().filter((object) => object.kind === "CustomResourceDefinition" && object.group === "apiextensions.k8s.io")) {
     const spec = record(crd.body.spec);
     const group = text(spec.group);
@@ -164,30 +153,9 @@ function crdValidators(charts: ReadonlyMap<string, readonly KubernetesObject[]>)
     for (const version of list(spec.versions)) {
       const schema = record(record(version.schema).openAPIV3Schema);
       if (group === undefined || kind === undefined || Object.keys(schema).length === 0) continue;
-      // Compiled once for the stack, on first use (each custom resource asks again).
-      let compiled: { validate: ValidateFunction | undefined } | undefined;
-      out.set(`${group}/${String(version.name)} ${kind}`, () => {
-        compiled ??= { validate: compiledFor(schema) };
-        return compiled.validate;
-      });
+      out.set(`${group}/${String(version.name)} ${kind}`, schema);
     }
   }
   indexed.set(charts, out);
   return out;
-}
-
-function compiledFor(schema: Record<string, unknown>): ValidateFunction | undefined {
-  const key = JSON.stringify(schema);
-  if (bySchema.has(key)) return bySchema.get(key);
-  ajv ??= new Ajv({ strict: false, allErrors: true, validateFormats: false });
-  // apiVersion, kind and metadata are the API server's, not the CRD author's.
-  const properties = { ...record(schema.properties), apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
-  let validate: ValidateFunction | undefined;
-  try {
-    validate = ajv.compile({ ...schema, properties });
-  } catch {
-    // A schema ajv cannot compile is the API server's to judge.
-  }
-  bySchema.set(key, validate);
-  return validate;
 }
