@@ -159,7 +159,7 @@ describe("against ajv, where JSON Schema and the API server agree", () => {
         () => ({ not: scalarSchema() }),
       ])();
     };
-    const valueOf = (depth: number): unknown =>
+    const instance = (depth: number): unknown =>
       pick([
         () => "a",
         () => "bb",
@@ -167,15 +167,15 @@ describe("against ajv, where JSON Schema and the API server agree", () => {
         () => 1,
         () => 2.5,
         () => true,
-        () => (depth === 0 ? "a" : Object.fromEntries(["a", "b"].filter(() => next() < 0.7).map((key) => [key, valueOf(depth - 1)]))),
-        () => (depth === 0 ? 1 : Array.from({ length: Math.floor(next() * 3) }, () => valueOf(depth - 1))),
+        () => (depth === 0 ? "a" : Object.fromEntries(["a", "b"].filter(() => next() < 0.7).map((key) => [key, instance(depth - 1)]))),
+        () => (depth === 0 ? 1 : Array.from({ length: Math.floor(next() * 3) }, () => instance(depth - 1))),
       ])();
     // Draft 4, as OpenAPI 3.0: exclusiveMinimum is a flag on minimum.
     const ajv = new (Ajv04 as unknown as typeof Ajv)({ strict: false, allErrors: true });
     let valid = 0;
     for (let i = 0; i < 3000; i++) {
       const schema = { type: "object", properties: { spec: schemaOf(3) } };
-      const value = { spec: valueOf(3) };
+      const value = { spec: instance(3) };
       const expected = ajv.validate(schema, value);
       expect(structuralProblems(schema, value)?.length === 0, JSON.stringify({ schema, value })).toBe(expected);
       if (expected) valid++;
