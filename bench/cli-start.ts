@@ -14,7 +14,7 @@ const BIN = join(ROOT, "bin", "chartroom.js");
  * with a source file newer than dist/ (the bin falls back to tsx).
  */
 export async function benchCliStart(): Promise<Record<string, string | number>> {
-  await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+  await run("npm", ["run", "build", "--silent"], { cwd: ROOT });
   const help = () => run(process.execPath, [BIN, "--help"], { cwd: ROOT });
   const compiled = await median(7, help);
   // A source edited after the build: touch one, measure, and build again.
@@ -28,7 +28,7 @@ export async function benchCliStart(): Promise<Record<string, string | number>> 
     await utimes(edited, was.atime, was.mtime);
   }
   return {
-    "chartroom --help, compiled dist/ (target ≤ 250 ms)": ms(compiled),
+    "chartroom --help, the bundle in dist/ (target ≤ 80 ms)": ms(compiled),
     "chartroom --help, sources through tsx (dist/ older than src/)": ms(sources),
   };
 }

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/) when it is there and newer than every source
-// file; in a development checkout whose dist/ is missing or older than src/,
-// the TypeScript sources through tsx, so a stale build never runs by mistake.
-// An installed package ships dist/ only.
+// Runs the bundled CLI (dist/bundle/, scripts/build-cli.ts) when it is there
+// and newer than every source file; in a development checkout whose build is
+// missing or older than src/, the TypeScript sources through tsx, so a stale
+// build never runs by mistake. An installed package ships dist/ only.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const compiled = join(root, "dist", "cli", "main.js");
+const compiled = join(root, "dist", "bundle", "main.js");
 const sources = join(root, "src");
 
 function newestSource() {

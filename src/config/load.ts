@@ -1,12 +1,13 @@
 import { access } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import { createJiti, type JitiOptions } from "jiti";
+import type { createJiti as CreateJiti, JitiOptions } from "jiti";
+import { transform as sucrase } from "sucrase";
 import { ChartroomError } from "../errors/index.js";
 import { maxFileBytes, readFileFor } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
+import { installedFile } from "../util/installed.js";
 import { observed, stillHolds, unobserved, type Inputs } from "../util/observe.js";
 import { normaliseConfig } from "./normalise.js";
 import type { Config } from "./types.js";
@@ -53,7 +54,7 @@ async function exists(path: string): Promise<boolean> {
 // The config imports `defineConfig` from "chartroom". Point that at this
 // copy's small define module, not the package entry: jiti would otherwise
 // transpile the whole library on every load (≈0.6 s against ≈0.1 s).
-const selfEntry = join(dirname(fileURLToPath(import.meta.url)), "define");
+const selfEntry = installedFile("config", "define");
 
 // A config is what its bytes say plus what it read as it loaded (the files
 // it imports, the environment, the clock), observed as it loads: the next
@@ -99,17 +100,39 @@ export function isLoaderCache(path: string): boolean {
 }
 
 type Transform = NonNullable<JitiOptions["transform"]>;
+
+const require = createRequire(import.meta.url);
+// jiti's CommonJS entry: imported as an ES module, Node would first scan its 190 KB for export names.
+let jiti: typeof CreateJiti | undefined;
+function createJiti(...args: Parameters<typeof CreateJiti>): ReturnType<typeof CreateJiti> {
+  jiti ??= (require("jiti") as { createJiti: typeof CreateJiti }).createJiti;
+  return jiti(...args);
+}
+
+/**
+ * Types stripped and imports made CommonJS by sucrase, as jiti evaluates
+ * them (top-level await, dynamic import and import.meta included): a few
+ * milliseconds where jiti's own babel costs ≈0.25 s of CPU to load. What
+ * sucrase cannot read goes to babel, whose errors are the ones users see.
+ */
+const transpile: Transform = (options) => {
+  try {
+    return { code: sucrase(options.source, { transforms: options.ts === true ? ["typescript", "imports"] : ["imports"], filePath: options.filename }).code };
+  } catch {
+    return viaBabel(options);
+  }
+};
+
 let babel: Transform | undefined;
 
 /**
- * jiti's own transpiler (babel), loaded only when jiti's file cache does not
- * have the module already (≈0.25 s of CPU a run otherwise), and outside any
+ * jiti's own transpiler, loaded only when needed and outside any
  * observation: babel's start-up lists the environment, which is not what the
  * config read.
  */
-const transpile: Transform = (options) =>
+const viaBabel: Transform = (options) =>
   unobserved(() => {
-    babel ??= createRequire(createRequire(import.meta.url).resolve("jiti"))("../dist/babel.cjs") as Transform;
+    babel ??= createRequire(require.resolve("jiti"))("../dist/babel.cjs") as Transform;
     return babel(options);
   });
 

@@ -1,7 +1,6 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { z } from "zod";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
@@ -14,6 +13,7 @@ import { runPolicies, type PolicyChart } from "../policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
+import { installedFile } from "../util/installed.js";
 import { mergeInputs, observed, persistable, persistedHold, type Inputs } from "../util/observe.js";
 import { sealDigest } from "../util/sealed.js";
 import { sealingKey } from "../render/seal.js";
@@ -90,7 +90,7 @@ function checkNames(project: Project, policies: Policies): Policies {
 
 // Custom rules import definePolicy from "chartroom": point that at the small
 // define module, as the config loader does, not at the whole library.
-const defineModule = join(dirname(fileURLToPath(import.meta.url)), "..", "config", "define");
+const defineModule = installedFile("config", "define");
 
 async function readPolicies(folder: string): Promise<Policies> {
   const settings = emptySettings();
@@ -275,7 +275,7 @@ let fingerprint: Promise<string> | undefined;
 /** The built-in rules' files (size and time of each): a chartroom upgrade or a rebuild misses the cache. */
 function rulesFingerprint(): Promise<string> {
   fingerprint ??= (async () => {
-    const folder = join(dirname(fileURLToPath(import.meta.url)), "..", "policy");
+    const folder = installedFile("policy");
     const names = (await readdir(folder, { recursive: true })).sort();
     const stats = await Promise.all(
       names.map(async (name) => {

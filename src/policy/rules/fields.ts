@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import semver from "semver";
 import type { PolicyRule, RuleResult } from "../../model/policy.js";
+import { installedFile } from "../../util/installed.js";
 import { isRecord } from "../../util/json.js";
 
 /**
@@ -21,7 +22,7 @@ export interface KubernetesFields {
 /** The table, read on first use (126 kB: only policy runs need it). */
 export async function loadKubernetesFields(): Promise<KubernetesFields> {
   // Required, not imported: Node 20 warns on every JSON module import.
-  return createRequire(import.meta.url)("../data/kubernetes-fields.json") as KubernetesFields;
+  return createRequire(import.meta.url)(installedFile("policy", "data", "kubernetes-fields.json")) as KubernetesFields;
 }
 
 /**
