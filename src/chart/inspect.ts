@@ -1,4 +1,5 @@
-import { parse as parseYaml, parseAllDocuments } from "yaml";
+import { parse as parseYaml } from "yaml";
+import { crdNamesIn } from "./crd-names.js";
 import { ChartroomError } from "../errors/index.js";
 import { sha256Digest } from "../util/hash.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
@@ -216,12 +217,7 @@ function readCrdNames(chart: ChartFiles): string[] {
   for (const [path, file] of chart.files) {
     // The chart's crds/, and those of subcharts vendored unpacked (charts/<name>/crds/).
     if (!/^(charts\/[^/]+\/)*crds\//.test(path) || !/\.(ya?ml|json)$/.test(path)) continue;
-    for (const document of parseAllDocuments(file.toString("utf8"))) {
-      const object = document.toJS() as unknown;
-      if (isRecord(object) && object.kind === "CustomResourceDefinition" && isRecord(object.metadata) && typeof object.metadata.name === "string") {
-        names.add(object.metadata.name);
-      }
-    }
+    for (const name of crdNamesIn(file.toString("utf8"))) names.add(name);
   }
   return [...names].sort();
 }
