@@ -96,7 +96,8 @@ function scan(document: string): string[] | undefined {
 }
 
 // Plain scalars YAML reads as null, a boolean or a number.
-const NOT_A_STRING = /^(null|Null|NULL|~|true|True|TRUE|false|False|FALSE|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$/;
+const NOT_A_STRING =
+  /^(null|Null|NULL|~|true|True|TRUE|false|False|FALSE|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$/;
 
 /** A one-line scalar as YAML reads it (plain, single- or double-quoted, a trailing comment dropped); undefined for anything else. */
 function scalar(raw: string): string | undefined {

@@ -32,10 +32,17 @@ export interface ChartInspection {
   subcharts: SubchartValues[];
   /**
    * False when a template (subcharts included) calls a function whose output
-   * differs between renders (randAlphaNum, genCA, now…) or `tpl`, which may
-   * evaluate such a call from values: only then is a chart rendered twice.
+   * differs between renders (randAlphaNum, genCA, now…), or calls `tpl` and a
+   * file of the chart (its defaults, files/) holds such a call for it to
+   * evaluate: only then is a chart rendered twice to find what changes.
    */
   deterministic: boolean;
+  /**
+   * A template (subcharts included) calls `tpl`: strings of the values are
+   * rendered as templates, so values that call such a function (in `{{ }}`)
+   * make the render change from run to run too.
+   */
+  evaluatesValues?: boolean;
   /** A template (subcharts included) reads the clock (`now`), or may (packed subcharts too deep to read). */
   readsClock?: boolean;
   /**
@@ -68,7 +75,15 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const hookFiles = [...chart.files.keys()].filter((path) => /(^|\/)templates\//.test(path)).sort();
   const hooks = scanHooks(chart, hookFiles, "");
   const dependencies = readDependencies(chart, meta.raw, meta.apiVersion, label);
-  const nested = { deterministic: true, readsClock: false, reachesOut: false, secrets: false, crds: [] as string[], reads: [] as string[] };
+  const nested = {
+    deterministic: true,
+    readsClock: false,
+    evaluatesValues: false,
+    reachesOut: false,
+    secrets: false,
+    crds: [] as string[],
+    reads: [] as string[],
+  };
   const subcharts = depth < MAX_DEPTH ? await readSubcharts(chart, hooks, dependencies, label, depth, nested) : [];
   // Packed subcharts deeper than we look may call anything.
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
@@ -76,6 +91,12 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     nested.readsClock = true;
   }
   const texts = hookFiles.map((path) => chart.files.get(path)?.toString("utf8") ?? "");
+  const evaluatesValues = nested.evaluatesValues || texts.some((text) => TPL.test(text));
+  // What tpl may render besides the values: the chart's own other files (its defaults, files/…).
+  // (Packed subcharts are inspected on their own.)
+  const evaluated = evaluatesValues
+    ? [...chart.files].filter(([path]) => !hookFiles.includes(path) && !/^charts\/[^/]+\.tgz$/.test(path)).map(([, file]) => file.toString("utf8"))
+    : [];
   const schemaDocument = schemaFile === undefined ? undefined : readSchema(schemaFile, label);
   return {
     apiVersion: meta.apiVersion,
@@ -92,8 +113,9 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     dependencies,
     templates,
     hooks: sortHooks(hooks),
-    deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)),
-    readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)),
+    deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)) && !evaluated.some(templatesChange),
+    readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)) || evaluated.some(templatesReadClock),
+    evaluatesValues,
     schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
     rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
     templateReads: [...new Set([...ownReads(chart, hookFiles, dependencies), ...nested.reads])].sort(),
@@ -108,7 +130,24 @@ const CLOCK = /\bnow\b/;
 
 // Sprig and Helm functions whose output differs from one render to the next.
 const NONDETERMINISTIC =
-  /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle|tpl)\b/;
+  /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle)\b/;
+
+// `tpl` renders a string (from the values, or a file of the chart) as a template.
+const TPL = /\btpl\b/;
+
+/**
+ * Text that `tpl` could render into something different every time: a
+ * template action and such a call in it (read loosely: a comment saying
+ * "for now" beside a `{{` only costs a second render).
+ */
+export function templatesChange(text: string): boolean {
+  return text.includes("{{") && NONDETERMINISTIC.test(text);
+}
+
+/** Text that `tpl` could render into something that reads the clock. */
+export function templatesReadClock(text: string): boolean {
+  return text.includes("{{") && CLOCK.test(text);
+}
 
 function readChartYaml(chart: ChartFiles, label: string) {
   const file = chart.files.get("Chart.yaml");
@@ -250,7 +289,7 @@ async function readSubcharts(
   dependencies: ChartDependency[],
   label: string,
   depth: number,
-  nested: { deterministic: boolean; readsClock: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] },
+  nested: { deterministic: boolean; readsClock: boolean; evaluatesValues: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] },
 ): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
@@ -259,6 +298,7 @@ async function readSubcharts(
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     if (!inner.deterministic) nested.deterministic = false;
     if (inner.readsClock === true) nested.readsClock = true;
+    if (inner.evaluatesValues === true) nested.evaluatesValues = true;
     if (inner.schemaReachesOut === true) nested.reachesOut = true;
     if (inner.rendersSecrets === true) nested.secrets = true;
     nested.crds.push(...inner.crds);

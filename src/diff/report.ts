@@ -251,8 +251,13 @@ export function findingKey(found: Finding): string {
 export function attachFindings(charts: ChartReport[], before: readonly Finding[], after: readonly Finding[]): void {
   const was = new Set(before.map(findingKey));
   const now = new Set(after.map(findingKey));
+  const reported = new Set(charts.map((chart) => `${chart.chart}\u0000${chart.stack}`));
+  // A chart the change did not touch can still gain or lose findings (a CRD it uses changed):
+  // those go with the first changed chart of its stack, naming their own chart.
+  const home = (found: Finding) =>
+    reported.has(`${found.chart}\u0000${found.stack}`) ? found.chart : charts.find((chart) => chart.stack === found.stack)?.chart;
   for (const chart of charts) {
-    const mine = (found: Finding) => found.chart === chart.chart && found.stack === chart.stack;
+    const mine = (found: Finding) => found.stack === chart.stack && home(found) === chart.chart;
     chart.findings = {
       added: after.filter((found) => mine(found) && !was.has(findingKey(found))),
       resolved: before.filter((found) => mine(found) && !now.has(findingKey(found))),

@@ -64,6 +64,12 @@ export const lockedChartSchema = z.looseObject({
   renderedHooks: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
   /** Per stack: fields that differ between two renders of the same inputs. */
   unstable: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * Per stack: the API groups of the custom resources the chart renders with
+   * the platform's values. A review whose CustomResourceDefinition changes
+   * re-checks the charts that render its group, and no other.
+   */
+  customResourceGroups: z.record(z.string(), z.array(z.string())).optional(),
   engine: z.object({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
   /** Per stack: every container image the render runs, with its digest. */
   images: z.record(z.string(), z.array(lockedImageSchema)).optional(),

@@ -70,8 +70,8 @@ const inspectionRecord = z.custom<ChartInspection>(
 );
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
-  // Format 7: schemaReachesOut, rendersSecrets, templateReads.
-  const records = recordStore(project.cacheRoot, "inspection", 7, inspectionRecord);
+  // Format 8: evaluatesValues (tpl alone no longer makes a chart render twice).
+  const records = recordStore(project.cacheRoot, "inspection", 8, inspectionRecord);
   const cached = await records.read(archive.digest);
   if (cached !== null) return cached;
   const found = await inspectArchive(archive.data, label);

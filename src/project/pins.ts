@@ -81,6 +81,7 @@ export async function lockChart(project: Project, spec: ChartSpec, given: ChartV
     hooks: inspection.hooks,
     renderedHooks: facts.hooks,
     unstable: facts.unstable,
+    customResourceGroups: facts.customResourceGroups,
     engine: chooseEngine(spec, mergeStacks(facts.hooks), "rendered"),
   };
   if (spec.prerelease) entry.prerelease = true;

@@ -2,6 +2,7 @@ import type { ChartSpec } from "../config/types.js";
 import type { FetchedArchive } from "../model/charts.js";
 import { stableDisplayName } from "../model/objects.js";
 import { mapLimit } from "../util/pool.js";
+import { isCustomResource } from "../render/kinds.js";
 import { renderFor } from "./rendering.js";
 import type { Project } from "./project.js";
 import { stackName, stacksFor } from "./select.js";
@@ -10,6 +11,8 @@ import { stackName, stacksFor } from "./select.js";
 export interface RenderFacts {
   hooks: Record<string, Record<string, string[]>>;
   unstable: Record<string, string[]>;
+  /** The API groups of the custom resources it renders: a changed CRD re-checks only the charts that render its group. */
+  customResourceGroups: Record<string, string[]>;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface RenderFacts {
  * fields that change on every render.
  */
 export async function renderFacts(project: Project, spec: ChartSpec, archive: FetchedArchive, version: string): Promise<RenderFacts> {
-  const facts: RenderFacts = { hooks: {}, unstable: {} };
+  const facts: RenderFacts = { hooks: {}, unstable: {}, customResourceGroups: {} };
   const stacks = stacksFor(project);
   // The archive is in the store already: fetchVerified put it there (or found it).
   const renderings = await mapLimit(stacks, stacks.length, (stack) => renderFor(project, { spec, stack, target: { fetched: archive, version } }));
@@ -35,6 +38,7 @@ export async function renderFacts(project: Project, spec: ChartSpec, archive: Fe
     for (const event of Object.keys(hooks)) hooks[event]?.sort();
     const names = new Map(rendering.objects.map((object) => [object.id, stableDisplayName(object)]));
     facts.hooks[stackName(stack)] = hooks;
+    facts.customResourceGroups[stackName(stack)] = [...new Set(rendering.objects.filter(isCustomResource).map((object) => object.group))].sort();
     facts.unstable[stackName(stack)] = rendering.unstable.map((entry) => {
       const [id = "", ...path] = entry.split(" ");
       return `${names.get(id) ?? id}: ${path.join(" ")}`;

@@ -6,6 +6,7 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
+import { templatesChange, templatesReadClock } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
@@ -43,10 +44,13 @@ export interface ChartRendering extends Rendering {
 export async function renderFor(project: Project, request: RenderRequest): Promise<ChartRendering> {
   const archive = await archiveFor(project, request.spec, request.target);
   const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
+  const base = await renderInput(project, request, archive.digest);
+  // Under tpl, the values' own template calls count as the chart's.
+  const evaluated = inspection.evaluatesValues === true ? base.values.map((layer) => layer.text) : [];
   const input = {
-    ...(await renderInput(project, request, archive.digest)),
-    deterministic: inspection.deterministic,
-    readsClock: inspection.readsClock === true,
+    ...base,
+    deterministic: inspection.deterministic && !evaluated.some(templatesChange),
+    readsClock: inspection.readsClock === true || evaluated.some(templatesReadClock),
     skipSchemaValidation: inspection.schemaReachesOut === true,
   };
   const onHelm = () => {

@@ -29,25 +29,34 @@ export function renderPool(): number {
 
 /**
  * The charts whose policy findings a change can move, found without
- * rendering the rest of the stack: the changed ones and the charts that
- * share a namespace with them (the rules look across charts within a
- * namespace); every chart when a CustomResourceDefinition changed (a custom
- * resource anywhere may follow it). `chartroom check` runs every chart.
+ * rendering the rest of the stack: the changed ones, the charts that share a
+ * namespace with them (the rules look across charts within a namespace),
+ * and when a CustomResourceDefinition changed, the charts whose custom
+ * resources belong to its group, as the lock records them per stack (a
+ * chart whose pin records none is taken too). `chartroom check` runs every
+ * chart.
  */
-export function policyScope(reports: readonly ChartReport[], projects: readonly (Project | null)[]): ReadonlySet<string> | undefined {
+export function policyScope(reports: readonly ChartReport[], projects: readonly (Project | null)[], stack: string): ReadonlySet<string> {
   const changed = new Set(reports.map((report) => report.chart));
   const namespaces = new Set<string>();
+  const groups = new Set<string>();
   for (const report of reports) {
     for (const object of report.objects) {
-      // ids are group/Kind/namespace/name
-      const [group, kind, namespace = ""] = object.id.split("/");
-      if (group === "apiextensions.k8s.io" && kind === "CustomResourceDefinition") return undefined;
+      // ids are group/Kind/namespace/name; a CRD is named <plural>.<group>.
+      const [group, kind, namespace = "", name = ""] = object.id.split("/");
+      if (group === "apiextensions.k8s.io" && kind === "CustomResourceDefinition") groups.add(name.slice(name.indexOf(".") + 1));
       namespaces.add(namespace);
     }
   }
   const specs = projects.flatMap((project) => project?.config.charts ?? []);
   for (const spec of specs) if (changed.has(spec.key)) namespaces.add(spec.namespace);
-  return new Set([...changed, ...specs.filter((spec) => namespaces.has(spec.namespace)).map((spec) => spec.key)]);
+  const rendersGroup = (key: string) =>
+    projects.some((project) => {
+      const recorded = project?.lock?.charts[key]?.customResourceGroups?.[stack];
+      return project?.config.charts.some((spec) => spec.key === key) === true && (recorded === undefined || recorded.some((group) => groups.has(group)));
+    });
+  const inScope = (key: string, namespace: string) => changed.has(key) || namespaces.has(namespace) || (groups.size > 0 && rendersGroup(key));
+  return new Set(specs.filter((spec) => inScope(spec.key, spec.namespace)).map((spec) => spec.key));
 }
 
 /** A chart at one side of a diff: its pin in a project (null when the project does not declare it). */

@@ -3,7 +3,7 @@ import { describeImageChange } from "./images.js";
 import { countActions, describeCounts, isBookkeepingOnly, isReal, liveStops } from "../diff/report.js";
 import { plain } from "./paint.js";
 import { ENGINES } from "../engine/records.js";
-import { chartBlock, chartHeading, summaryLine } from "./diff-text.js";
+import { chartBlock, chartHeading, otherChart, summaryLine } from "./diff-text.js";
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -98,8 +98,10 @@ function objectList(chart: ChartReport): string {
   for (const change of chart.images) lines.push(`  image ${describeImageChange(change)}`);
   const contract = chart.contract.filter((change) => change.kind !== "default");
   if (contract.length > 0) lines.push(`  values contract: ${contract.map((change) => `${change.kind} ${change.path}`).join(", ")}`);
-  for (const found of chart.findings.added) lines.push(`  + policy ${found.severity} ${found.rule}: ${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
-  for (const found of chart.findings.resolved) lines.push(`  - policy ${found.rule}: ${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
+  for (const found of chart.findings.added)
+    lines.push(`  + policy ${found.severity} ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
+  for (const found of chart.findings.resolved)
+    lines.push(`  - policy ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
   return lines.length === 0 ? "  no object changes" : lines.join("\n");
 }
 

@@ -71,12 +71,20 @@ function findingLines(chart: ChartReport, paint: Paint): string[] {
   const { added, resolved } = chart.findings;
   if (added.length === 0 && resolved.length === 0) return [];
   const line = (sign: string, found: Finding, colour: "red" | "yellow" | "green" | "dim") =>
-    paint(`    ${sign} ${found.severity} ${found.rule}: ${found.object ?? ""}${found.path === undefined ? "" : ` ${found.path}`}: ${found.message}`, colour);
+    paint(
+      `    ${sign} ${found.severity} ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""}${found.path === undefined ? "" : ` ${found.path}`}: ${found.message}`,
+      colour,
+    );
   return [
     paint("  policy findings this change:", "bold"),
     ...added.map((found) => line("+", found, found.severity === "error" ? "red" : found.severity === "warning" ? "yellow" : "dim")),
     ...resolved.map((found) => line("-", found, "green")),
   ];
+}
+
+/** `chart uses: ` for a finding about another chart than the section's (one the change reaches without touching it). */
+export function otherChart(found: Finding, chart: ChartReport): string {
+  return found.chart === chart.chart ? "" : `chart ${found.chart}: `;
 }
 
 const CONTRACT_MARK = { ignored: "!", required: "+", type: "~", default: "·" } as const;

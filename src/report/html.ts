@@ -5,7 +5,7 @@ import type { Finding } from "../model/findings.js";
 import { countActions, describeCounts, describeSchemaChanges, isBookkeepingOnly, isReal } from "../diff/report.js";
 import { ENGINES } from "../engine/records.js";
 import { liveLines } from "./live-text.js";
-import { summaryLine } from "./diff-text.js";
+import { otherChart, summaryLine } from "./diff-text.js";
 import { formatValue } from "./format-value.js";
 import { planStatus, type PlanReport } from "./plan.js";
 import { shortDigest } from "./tables.js";
@@ -97,7 +97,7 @@ function chartSection(chart: ChartReport): string {
     chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
   const { added, resolved } = chart.findings;
   const finding = (found: Finding, sign: string) =>
-    `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
+    `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(otherChart(found, chart))}${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
   const findings =
     added.length + resolved.length === 0
       ? ""

@@ -99,7 +99,7 @@ async function versionMode(project: Project, options: DiffOptions, to: string, c
   // Policies: the pins, then the same charts moved, over the charts the move can touch.
   for (const stack of stacks) {
     const mine = reports.filter((report) => report.stack === stackName(stack));
-    const scope = policyScope(mine, [project]);
+    const scope = policyScope(mine, [project], stackName(stack));
     project.progress(`policies for stack ${stackName(stack)}`);
     const [before, after] = await settleAll([stackCharts(project, stack, new Map(), scope), stackCharts(project, stack, targets, scope)]);
     attachFindings(mine, await policyFindings(project, stack, before), await policyFindings(project, stack, after));
@@ -150,7 +150,7 @@ async function baseMode(project: Project, options: DiffOptions, ref: string, com
     for (const stack of stacks) {
       const mine = reports.filter((report) => report.stack === stackName(stack));
       if (mine.length === 0) continue;
-      const scope = policyScope(mine, [base, project]);
+      const scope = policyScope(mine, [base, project], stackName(stack));
       project.progress(`policies for stack ${stackName(stack)} at ${ref} and in the working tree`);
       const before = base === null ? [] : await policyFindings(base, baseStackOf(stack), await stackCharts(base, baseStackOf(stack), new Map(), scope));
       attachFindings(mine, before, await policyFindings(project, stack, await stackCharts(project, stack, new Map(), scope)));

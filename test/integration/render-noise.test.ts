@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packChart } from "../../src/chart/pack.js";
-import { runHelm } from "../helpers/helm.js";
+import { helm, runHelm } from "../helpers/helm.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -73,5 +73,43 @@ describe("render noise", () => {
     await rm(join(dir, "charts.lock.json"));
     expect((await cli(dir, ["lock"])).errors).toBe("");
     expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(first);
+  });
+
+  it("renders a chart that only calls tpl once per side, unless the values it renders call something random", async () => {
+    const dir = await tempDir("chartroom-tpl-");
+    await mkdir(join(dir, "charts"));
+    for (const version of ["1.0.0", "1.0.1"]) {
+      const files = new Map<string, Buffer>([
+        ["Chart.yaml", Buffer.from(`apiVersion: v2\nname: banner\nversion: ${version}\n`)],
+        ["values.yaml", Buffer.from('banner: "hello from {{ .Release.Name }}"\n')],
+        [
+          "templates/cm.yaml",
+          Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  banner: {{ tpl .Values.banner . | quote }}\n"),
+        ],
+      ]);
+      await writeFile(join(dir, "charts", `banner-${version}.tgz`), await packChart("banner", files, new Date(0)));
+    }
+    await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { banner: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n',
+    );
+    // A helm that writes down every render it is asked for.
+    const calls = join(dir, "renders.log");
+    const wrapper = join(dir, "helm-wrapper.sh");
+    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${calls}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
+    const renders = async () => (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+    expect((await cli(dir, ["lock"], { HELM_BIN: wrapper })).errors).toBe("");
+    await rm(calls, { force: true });
+    const quiet = await cli(dir, ["diff", "banner", "--to", "1.0.1", "--format", "json"], { HELM_BIN: wrapper, CHARTROOM_CACHE: join(dir, ".cache-quiet") });
+    expect(await renders()).toBe(2);
+    expect((JSON.parse(quiet.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual([]);
+    // The platform's values now give tpl something random to render: both sides are rendered twice, and the field is noise.
+    await mkdir(join(dir, "values", "banner"), { recursive: true });
+    await writeFile(join(dir, "values", "banner", "values.yaml"), 'banner: "{{ randAlphaNum 8 }}"\n');
+    await rm(calls, { force: true });
+    const noisy = await cli(dir, ["diff", "banner", "--to", "1.0.1", "--format", "json"], { HELM_BIN: wrapper, CHARTROOM_CACHE: join(dir, ".cache-noisy") });
+    expect(await renders()).toBe(4);
+    expect((JSON.parse(noisy.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual(["ConfigMap apps/banner: data.banner"]);
   });
 });

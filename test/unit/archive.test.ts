@@ -66,16 +66,29 @@ describe("readChartArchive refuses hostile archives", () => {
 });
 
 describe("inspectArchive", () => {
-  it("tells a chart that renders the same every time from one that calls random, time or tpl, subcharts included", async () => {
-    const chart = (template: string) =>
-      tarball([
-        { name: "c/Chart.yaml", content: MINIMAL_CHART_YAML },
-        { name: "c/templates/cm.yaml", content: template },
-      ]);
+  it("tells a chart that renders the same every time from one that calls random or time, subcharts included", async () => {
+    const chart = (template: string, files: { name: string; content: string }[] = []) =>
+      tarball([{ name: "c/Chart.yaml", content: MINIMAL_CHART_YAML }, { name: "c/templates/cm.yaml", content: template }, ...files]);
     expect((await inspectArchive(await chart("kind: ConfigMap\ndata: { a: {{ .Values.a | quote }} }\n"), "c")).deterministic).toBe(true);
-    for (const call of ["randAlphaNum 16", "uuidv4", 'genCA "x" 365', 'now | date "2006"', "tpl .Values.t ."]) {
+    for (const call of ["randAlphaNum 16", "uuidv4", 'genCA "x" 365', 'now | date "2006"']) {
       expect((await inspectArchive(await chart(`data: { a: {{ ${call} }} }\n`), "c")).deterministic, call).toBe(false);
     }
+    // tpl renders the values: deterministic unless what it can render from the chart's own files calls such a function.
+    const tpl = "data: { a: {{ tpl .Values.t . }} }\n";
+    expect(await inspectArchive(await chart(tpl), "c")).toMatchObject({ deterministic: true, evaluatesValues: true, readsClock: false });
+    expect(await inspectArchive(await chart(tpl, [{ name: "c/values.yaml", content: "t: '{{ randAlphaNum 8 }}'\n" }]), "c")).toMatchObject({
+      deterministic: false,
+      evaluatesValues: true,
+    });
+    expect(await inspectArchive(await chart(tpl, [{ name: "c/files/banner.txt", content: 'at {{ now | date "15:04" }}\n' }]), "c")).toMatchObject({
+      deterministic: false,
+      readsClock: true,
+    });
+    // Without tpl, the same files are only data.
+    expect(await inspectArchive(await chart("data: { a: b }\n", [{ name: "c/values.yaml", content: "t: '{{ randAlphaNum 8 }}'\n" }]), "c")).toMatchObject({
+      deterministic: true,
+      evaluatesValues: false,
+    });
     // storefront packs webapp, whose Secret defaults to randAlphaNum.
     expect((await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront")).deterministic).toBe(false);
     expect((await inspectArchive(await readFile(join(ROOT, "charts", "ledger-0.1.0.tgz")), "ledger")).deterministic).toBe(true);

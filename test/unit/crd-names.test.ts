@@ -21,7 +21,11 @@ const crd = (name: string, extra = "") =>
 describe("crdNamesIn", () => {
   it.each([
     ["one CRD", crd("widgets.example.com"), ["widgets.example.com"]],
-    ["several documents, comments and markers", `# header\n---\n${crd("a.example.com")}---\n# only a comment\n---\n${crd("b.example.com")}...\n`, ["a.example.com", "b.example.com"]],
+    [
+      "several documents, comments and markers",
+      `# header\n---\n${crd("a.example.com")}---\n# only a comment\n---\n${crd("b.example.com")}...\n`,
+      ["a.example.com", "b.example.com"],
+    ],
     ["quoted names and kinds", crd('"q.example.com"').replace("kind: CustomResourceDefinition", "kind: 'CustomResourceDefinition'"), ["q.example.com"]],
     ["a trailing comment", crd("c.example.com # the name"), ["c.example.com"]],
     ["other kinds left out", `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\n${crd("d.example.com")}`, ["d.example.com"]],
@@ -29,7 +33,11 @@ describe("crdNamesIn", () => {
     ["CRLF line ends", crd("f.example.com").replace(/\n/g, "\r\n"), ["f.example.com"]],
     ["a name that is a number (no string: none)", crd("1.5"), []],
     ["a deeper name after the name", `kind: CustomResourceDefinition\nmetadata:\n  name: real.example.com\n  labels:\n    name: label\n`, ["real.example.com"]],
-    ["flow style", `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "json.example.com"}}`, ["json.example.com"]],
+    [
+      "flow style",
+      `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "json.example.com"}}`,
+      ["json.example.com"],
+    ],
     ["flow metadata", `kind: CustomResourceDefinition\nmetadata: { name: flow.example.com }\n`, ["flow.example.com"]],
     ["an anchor and alias", `kind: &k CustomResourceDefinition\nmetadata:\n  name: &n anchored.example.com\n`, ["anchored.example.com"]],
     ["a tag", `kind: !!str CustomResourceDefinition\nmetadata:\n  name: tagged.example.com\n`, ["tagged.example.com"]],
@@ -54,13 +62,37 @@ describe("crdNamesIn", () => {
       return state / 2 ** 31;
     };
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-    const kinds = ["kind: CustomResourceDefinition", "kind: 'CustomResourceDefinition'", 'kind: "CustomResourceDefinition"', "kind: ConfigMap", "kind: &k CustomResourceDefinition"];
-    const names = ["name: a.example.com", "name: 'b.example.com'", 'name: "c\\"d"', "name: true", "name: 0x1F", "name: -dash", "name: x # note", "name: &n anchored", "name:\n    next.example.com", 'name: "two\n    lines"', "name: a: b"];
+    const kinds = [
+      "kind: CustomResourceDefinition",
+      "kind: 'CustomResourceDefinition'",
+      'kind: "CustomResourceDefinition"',
+      "kind: ConfigMap",
+      "kind: &k CustomResourceDefinition",
+    ];
+    const names = [
+      "name: a.example.com",
+      "name: 'b.example.com'",
+      'name: "c\\"d"',
+      "name: true",
+      "name: 0x1F",
+      "name: -dash",
+      "name: x # note",
+      "name: &n anchored",
+      "name:\n    next.example.com",
+      'name: "two\n    lines"',
+      "name: a: b",
+    ];
     const others = ["labels:\n    name: label", "labels: { a: b }", "annotations:\n    x: y", "# comment", "", "generation: 3"];
     const document = () => {
       const pad = pick(["  ", "    "]);
       const metadata = [pick(others), pick(names), pick(others)].map((line) => (line === "" ? "" : `${pad}${line.replace(/\n {4}/g, `\n${pad}  `)}`));
-      const parts = [pick(kinds), `metadata:\n${metadata.join("\n")}`, "spec:\n  group: example.com\n  names:\n    name: not-this", "apiVersion: apiextensions.k8s.io/v1", pick(["# top comment", ""])];
+      const parts = [
+        pick(kinds),
+        `metadata:\n${metadata.join("\n")}`,
+        "spec:\n  group: example.com\n  names:\n    name: not-this",
+        "apiVersion: apiextensions.k8s.io/v1",
+        pick(["# top comment", ""]),
+      ];
       for (let i = parts.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
         [parts[i], parts[j]] = [parts[j] as string, parts[i] as string];

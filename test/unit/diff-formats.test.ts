@@ -156,8 +156,14 @@ function everything(): DiffReport {
       { object: "Deployment.apps apps/web", container: "old", change: "removed", from: { image: "old:1" } },
     ],
     findings: {
-      added: [finding("error", "service-selects-pods", "spec.selector"), finding("warning", "probe-port"), finding("info", "image-pinned")],
-      resolved: [finding("error", "reference-exists", "spec.template.spec.volumes")],
+      // The last added one is about a chart the change reaches without touching it (a CRD it uses changed).
+      added: [
+        finding("error", "service-selects-pods", "spec.selector"),
+        finding("warning", "probe-port"),
+        finding("info", "image-pinned"),
+        { ...finding("error", "custom-resource-schema", "spec.size"), chart: "uses", object: "Gadget.ops.example.test uses/g" },
+      ],
+      resolved: [finding("error", "reference-exists", "spec.template.spec.volumes"), { ...finding("warning", "probe-port"), chart: "uses" }],
     },
     notes: ["the chart moved to a new repository"],
     live,

@@ -216,6 +216,19 @@ describe("attachFindings", () => {
     expect(findingKey(kept)).not.toBe(findingKey(moved));
     expect(findingKey({ ...kept, object: undefined, path: undefined })).toBe(["kept", "app", "dev", "", ""].join("\u0000"));
   });
+
+  it("puts the findings of a chart the change did not touch with the first changed chart of its stack, naming their own chart", () => {
+    const charts = [chart([], { stack: "prod" }), chart([]), chart([], { chart: "other" })];
+    const untouched = { ...finding("error", "schema"), chart: "uses" };
+    const fixed = { ...finding("warning", "old"), chart: "uses", stack: "prod" };
+    const nowhere = { ...finding("error", "lost"), chart: "uses", stack: "staging" };
+    attachFindings(charts, [fixed], [untouched, nowhere]);
+    expect(charts.map((entry) => entry.findings)).toStrictEqual([
+      { added: [], resolved: [fixed] },
+      { added: [untouched], resolved: [] },
+      { added: [], resolved: [] },
+    ]);
+  });
 });
 
 describe("chartReport", () => {
