@@ -1,40 +1,10 @@
 #!/usr/bin/env node
-import { releaseAllNow } from "../store/writer-lock.js";
-import { killAllNow } from "../util/children.js";
-import { abandonWritesNow } from "../util/fs.js";
-import { removeAllNow } from "../util/temp.js";
-import { runCli } from "./run.js";
+import { quickAnswer } from "./top.js";
 
-// The one place that prints and exits.
-
-// Interrupted: every child's process group killed (helm and what it runs),
-// no temporary file or writer lock left behind; a file being written keeps
-// its old bytes (writes are atomic renames). The work between two awaits is
-// bounded (patterns in linear time, schemas and values read without
-// hostile depth), so the handler runs within moments of the signal.
-for (const [signal, code] of [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-  ["SIGHUP", 129],
-] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    abandonWritesNow();
-    removeAllNow();
-    releaseAllNow();
-    process.exit(code);
-  });
-}
-const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
-const result = await runCli(process.argv.slice(2), {
-  cwd: process.cwd(),
-  env: process.env,
-  colour,
-  progress: (line) => {
-    if (process.stderr.isTTY) process.stderr.write(`\r\u001b[2K${line}`);
-  },
-});
-if (process.stderr.isTTY) process.stderr.write("\r\u001b[2K");
-if (result.output !== "") process.stdout.write(`${result.output}\n`);
-if (result.errors !== "") process.stderr.write(`${result.errors}\n`);
-process.exitCode = result.exitCode;
+// The CLI's entry. `chartroom --help` and `--version` are answered from one
+// small module, before the rest is loaded: a user (or a shell completion)
+// asking for help should not wait for the whole tool to start.
+const argv = process.argv.slice(2);
+const quick = quickAnswer(argv);
+if (quick !== undefined) process.stdout.write(`${quick}\n`);
+else await (await import("./start.js")).start(argv);

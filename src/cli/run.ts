@@ -6,38 +6,7 @@ import { FORMATS, formatsOf, type Format } from "../report/formats.js";
 import { painter } from "../report/paint.js";
 import { didYouMean } from "../util/nearest.js";
 import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedArgs } from "./command.js";
-
-// Loaded on demand so `chartroom --help` does not load every command's code.
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  lock: { summary: "resolve declared ranges and pin them in charts.lock.json", load: async () => (await import("./commands/lock.js")).lockCommand as Command },
-  outdated: { summary: "show charts with newer versions", load: async () => (await import("./commands/outdated.js")).outdatedCommand as Command },
-  plan: {
-    summary: "summarise every chart: pin, verified digest, outdated status",
-    load: async () => (await import("./commands/plan.js")).planCommand as Command,
-  },
-  render: { summary: "render a chart with the platform's values, offline", load: async () => (await import("./commands/render.js")).renderCommand as Command },
-  upgrade: {
-    summary: "move pins to the highest version in range, showing what each move does",
-    load: async () => (await import("./commands/upgrade.js")).upgradeCommand as Command,
-  },
-  check: {
-    summary: "validate values for every chart and stack, catch unknown keys",
-    load: async () => (await import("./commands/check.js")).checkCommand as Command,
-  },
-  explain: {
-    summary: "why a chart gets its engine: hooks, CRDs, schema, pins",
-    load: async () => (await import("./commands/explain.js")).explainCommand as Command,
-  },
-  images: {
-    summary: "list every container image the charts run, with its locked digest",
-    load: async () => (await import("./commands/images.js")).imagesCommand as Command,
-  },
-  types: { summary: "generate TypeScript types of every chart's values", load: async () => (await import("./commands/types.js")).typesCommand as Command },
-  diff: {
-    summary: "per-object changes of a version bump, a values edit or a branch",
-    load: async () => (await import("./commands/diff.js")).diffCommand as Command,
-  },
-};
+import { COMMANDS, topHelp, VERSION } from "./top.js";
 
 export interface RunResult {
   /** For stdout. */
@@ -55,7 +24,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
     return usageError(
       new ChartroomError("USAGE", "name a command", { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }),
     );
-  if (name === "--version" || name === "-v") return { output: "chartroom 0.1.0", errors: "", exitCode: 0 };
+  if (name === "--version" || name === "-v") return { output: VERSION, errors: "", exitCode: 0 };
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined)
     return usageError(
@@ -143,21 +112,6 @@ function argsError(error: unknown, command: Command, formats: readonly Format[])
     });
   }
   return new ChartroomError("USAGE", message.split("\n")[0]?.replace(/\.$/, "") ?? message, { hint: help });
-}
-
-function topHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  return [
-    "chartroom: Helm charts declared in code, pinned, upgraded and reviewed per object",
-    "",
-    "usage: chartroom <command> [options]",
-    "",
-    "commands:",
-    ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),
-    "",
-    "Run `chartroom <command> --help` for a command's options.",
-    "Exit codes: 0 clean, 1 failure, 2 findings (outdated charts, changes).",
-  ].join("\n");
 }
 
 function commandHelp(command: Command, formats: readonly Format[]): string {

@@ -1,0 +1,43 @@
+import { releaseAllNow } from "../store/writer-lock.js";
+import { killAllNow } from "../util/children.js";
+import { abandonWritesNow } from "../util/fs.js";
+import { removeAllNow } from "../util/temp.js";
+import { runCli } from "./run.js";
+
+// With cli/main.ts, the one place that prints and exits: every command but
+// `--help` and `--version` alone runs here.
+
+// Interrupted: every child's process group killed (helm and what it runs),
+// no temporary file or writer lock left behind; a file being written keeps
+// its old bytes (writes are atomic renames). The work between two awaits is
+// bounded (patterns in linear time, schemas and values read without
+// hostile depth), so the handler runs within moments of the signal.
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const) {
+  process.once(signal, () => {
+    killAllNow();
+    abandonWritesNow();
+    removeAllNow();
+    releaseAllNow();
+    process.exit(code);
+  });
+}
+
+export async function start(argv: string[]): Promise<void> {
+  const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const result = await runCli(argv, {
+    cwd: process.cwd(),
+    env: process.env,
+    colour,
+    progress: (line) => {
+      if (process.stderr.isTTY) process.stderr.write(`\r\u001b[2K${line}`);
+    },
+  });
+  if (process.stderr.isTTY) process.stderr.write("\r\u001b[2K");
+  if (result.output !== "") process.stdout.write(`${result.output}\n`);
+  if (result.errors !== "") process.stderr.write(`${result.errors}\n`);
+  process.exitCode = result.exitCode;
+}
