@@ -96,8 +96,11 @@ function chartSection(chart: ChartReport): string {
   const objects =
     chart.objects.length === 0 ? `<p class="empty">No object changes.</p>` : chart.objects.map((object) => objectArticle(object, chart)).join("\n");
   const { added, resolved } = chart.findings;
-  const finding = (found: Finding, sign: string) =>
-    `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${esc(otherChart(found, chart))}${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>: ${esc(found.message)}${found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`}</li>`;
+  const finding = (found: Finding, sign: string) => {
+    const hint = found.hint === undefined ? "" : ` <em>${esc(found.hint)}</em>`;
+    const where = `${esc(otherChart(found, chart))}${esc(found.object ?? "")} <code>${esc(found.path ?? "")}</code>`;
+    return `<li class="${found.severity}">${sign} <strong>${esc(found.severity)}</strong> <code>${esc(found.rule)}</code> ${where}: ${esc(found.message)}${hint}</li>`;
+  };
   const findings =
     added.length + resolved.length === 0
       ? ""
