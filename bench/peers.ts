@@ -24,7 +24,7 @@ import { serveFiles } from "./lib/serve.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist", "bundle", "main.js");
+const CLI = join(ROOT, "dist", "cli", "main.js");
 const KUBE = "1.34.4";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 

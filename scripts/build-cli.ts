@@ -1,37 +1,44 @@
-// The CLI as users run it (bin/chartroom.js): one ES module bundle with its
-// dependencies, split where the code loads lazily (each command, the cluster
-// client, type generation), in dist/bundle/. A CLI run then reads a handful of
-// files instead of about 560 modules (ours and zod's, yaml's, ajv's…), which
-// was most of what a small review cost.
+// The CLI as users run it: cli/start.ts and everything it loads, with its
+// dependencies, in one CommonJS file (dist/bundle/chartroom.cjs) that
+// cli/main.js loads through V8's code cache (cli/boot.ts). A CLI run then
+// reads one file and compiles almost nothing, where loading about 560 ES
+// modules (ours and zod's, yaml's, ajv's…) and compiling them was most of
+// what a small review cost. Lazy imports stay lazy: esbuild runs a lazily
+// imported module's code only when it is first imported.
 //
 // The bundle sits one folder below dist/, as every compiled module does
 // (dist/config/load.js), so paths a module computes from its own location
-// (`../config/define`, `../data/*.json`, `../policy`) name the same files
-// from either. Left out and loaded from node_modules at run time: jiti (it
-// loads its transpiler from its own files), kubernetes-models (one module per
-// kind, chosen at run time), and what only `types` and signed charts need.
-// Run after tsc (npm run build does both).
-import { rm } from "node:fs/promises";
+// (util/installed.ts) name the same files from either. Left out and loaded
+// from node_modules at run time: jiti (it loads its transpiler from its own
+// files), kubernetes-models (one module per kind, chosen at run time), and
+// what only `types` and signed charts need. Run after tsc (npm run build).
+import { createHash } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { build } from "esbuild";
 
 const root = resolve(import.meta.dirname, "..");
 const out = join(root, "dist", "bundle");
+const file = join(out, "chartroom.cjs");
 
 await rm(out, { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: join(root, "src", "cli", "main.ts") },
-  outdir: out,
+await build({
+  entryPoints: [join(root, "src", "cli", "start.ts")],
+  outfile: file,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   external: ["jiti", "kubernetes-models", "kubernetes-models/*", "json-schema-to-typescript", "openpgp"],
-  // Bundled CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: 'import { createRequire as __chartroomRequire } from "node:module";\nconst require = __chartroomRequire(import.meta.url);' },
-  metafile: true,
+  // import() of a package left out becomes require() of its CommonJS entry: code V8 compiles
+  // from a script (as boot.ts does) has no module loader to import with.
+  supported: { "dynamic-import": false },
+  define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
+  banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });
-const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-process.stdout.write(`built ${relative(root, out)}: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB\n`);
+const bytes = await readFile(file);
+// The code cache is keyed by what the bundle holds: npm gives every installed file the same time.
+const sha256 = createHash("sha256").update(bytes).digest("hex");
+await writeFile(join(out, "manifest.json"), `${JSON.stringify({ file: "chartroom.cjs", sha256 }, null, 2)}\n`);
+process.stdout.write(`built ${relative(root, file)}: ${(bytes.length / 1e6).toFixed(1)} MB\n`);

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
+import { loadStart } from "./boot.js";
 import { quickAnswer } from "./top.js";
 
 // The CLI's entry. `chartroom --help` and `--version` are answered from one
-// small module, before the rest is loaded: a user (or a shell completion)
-// asking for help should not wait for the whole tool to start.
+// small module; anything else loads the rest (cli/start.ts, from the bundle
+// through V8's code cache: cli/boot.ts).
 const argv = process.argv.slice(2);
 const quick = quickAnswer(argv);
 if (quick !== undefined) process.stdout.write(`${quick}\n`);
-else await (await import("./start.js")).start(argv);
+else await (await loadStart()).start(argv);

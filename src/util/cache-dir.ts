@@ -1,14 +1,7 @@
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
 import { ChartroomError } from "../errors/index.js";
-import { join, resolve } from "node:path";
 
-/** `CHARTROOM_CACHE`, else `$XDG_CACHE_HOME/chartroom`, else `~/.cache/chartroom`. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CHARTROOM_CACHE) return resolve(env.CHARTROOM_CACHE);
-  const base = env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), ".cache");
-  return join(base, "chartroom");
-}
+export { cacheDir } from "./cache-root.js";
 
 /** The cache folder, if it exists, must be a folder: a file there is said plainly, before anything is read. */
 export function checkCacheFolder(path: string): void {

@@ -54,7 +54,7 @@ describe("the library", () => {
 });
 
 describe("the CLI on a terminal and off one", () => {
-  const main = resolve(ROOT, "dist", "bundle", "main.js");
+  const main = resolve(ROOT, "dist", "cli", "main.js");
 
   it("prints no colour and no progress when piped", async () => {
     const { stdout, stderr } = await run(process.execPath, [main, "plan", "--no-diff"], {

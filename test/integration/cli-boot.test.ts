@@ -1,0 +1,52 @@
+// The compiled CLI loads its bundle through V8's code cache (cli/boot.ts):
+// the first run writes the cache, the next ones use it, and a cache that does
+// not fit (damaged, another build) is refused by V8 and made again. None of
+// it can fail a run.
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { helm } from "../helpers/helm.js";
+import { ROOT } from "../helpers/platform.js";
+import { compiledCli, runGroup } from "../helpers/process.js";
+import { tempDir } from "../helpers/tmp.js";
+
+async function outdated(cache: string) {
+  return runGroup(process.execPath, [compiledCli(), "outdated", "--format", "json"], {
+    cwd: ROOT,
+    env: { CHARTROOM_CACHE: cache, HELM_BIN: await helm(4), NO_COLOR: "1" },
+    timeoutMs: 120_000,
+  });
+}
+
+describe("the CLI's code cache", () => {
+  it("is written by the first run, owner-only, used by the next, and made again when V8 refuses it", async () => {
+    const cache = await tempDir();
+    const first = await outdated(cache);
+    expect(first.stderr).toBe("");
+    const [name, ...more] = await readdir(join(cache, "v8"));
+    expect(more).toStrictEqual([]);
+    expect(name).toMatch(/^[0-9a-f]{32}-[\d.]+(-node\.\d+)?-[a-z0-9]+\.bin$/);
+    const file = join(cache, "v8", name as string);
+    expect((await stat(join(cache, "v8"))).mode & 0o777).toBe(0o700);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const written = await stat(file);
+    const second = await outdated(cache);
+    expect(second.stdout).toBe(first.stdout);
+    expect((await stat(file)).mtimeMs).toBe(written.mtimeMs);
+    // Damaged: V8 refuses it, the run is the same, and the cache is written anew.
+    await writeFile(file, Buffer.alloc(4096, 7));
+    const third = await outdated(cache);
+    expect([third.code, third.stdout, third.stderr]).toStrictEqual([first.code, first.stdout, ""]);
+    expect((await readFile(file)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
+  it("costs a run nothing when its folder cannot be made (a file stands there)", async () => {
+    const cache = await tempDir();
+    await mkdir(cache, { recursive: true });
+    await writeFile(join(cache, "v8"), "not a folder");
+    const result = await outdated(cache);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ report: "outdated" });
+    expect(await readFile(join(cache, "v8"), "utf8")).toBe("not a folder");
+  });
+});
