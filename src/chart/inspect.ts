@@ -8,6 +8,7 @@ import { readChartArchive, type ChartFiles } from "./archive.js";
 import { externalRefs } from "./schema-refs.js";
 import { templateReads, underKey } from "./template-reads.js";
 import type { ChartDependency, SubchartValues } from "../model/charts.js";
+import { byText } from "../util/order.js";
 
 export interface ChartInspection {
   apiVersion: "v1" | "v2";
@@ -292,7 +293,7 @@ async function readSubcharts(
   nested: { deterministic: boolean; readsClock: boolean; evaluatesValues: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] },
 ): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
-  for (const [path, file] of [...chart.files].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [path, file] of [...chart.files].sort(([a], [b]) => byText(a, b))) {
     if (!/^charts\/[^/]+\.tgz$/.test(path)) continue;
     const sub = await readChartArchive(file, `${label} ${path}`);
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);

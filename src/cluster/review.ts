@@ -19,6 +19,7 @@ import { type Identity, missingRights, whoAmI } from "./access.js";
 import type { Answer, KubeClient } from "./client.js";
 import type { ClusterAccess } from "./kubeconfig.js";
 import { PENDING, storedReleases, upgradeBase } from "./release.js";
+import { byText } from "../util/order.js";
 
 /** The manager a dry run applies as when the provider has not applied the object yet (its naming: one per resource). */
 const NEW_MANAGER = "pulumi-kubernetes-00000000";
@@ -110,7 +111,7 @@ export async function reviewLive(
   }
   const missing = await rightsAsked;
   if (missing.length > 0) section.missingRights = missing;
-  const waits = awaitsOf(input.engine, input.objects).sort((a, b) => a.display.localeCompare(b.display));
+  const waits = awaitsOf(input.engine, input.objects).sort((a, b) => byText(a.display, b.display));
   section.awaits = await mapLimit(waits, CONCURRENCY, async (awaited) => {
     const live = asking.seen.get(awaited.id);
     const failing = live === undefined ? [] : await stuckPods(client, live);
@@ -216,7 +217,7 @@ function hooksRun(objects: readonly RenderedObject[], phase: "install" | "upgrad
       const events = hook.events.filter((event) => event.endsWith(`-${phase}`));
       return [{ id: object.id, display: displayName(object), events, weight: hook.weight, deletePolicies: hook.deletePolicies }];
     })
-    .sort((a, b) => a.weight - b.weight || a.display.localeCompare(b.display));
+    .sort((a, b) => a.weight - b.weight || byText(a.display, b.display));
 }
 
 /** The resources the CRDs of a render add, by `group/Kind`: not served yet when the render is not deployed, created first by the same apply. */

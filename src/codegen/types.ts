@@ -3,6 +3,7 @@ import { isRecord } from "../util/json.js";
 import { withSubchartDefaults, type ValuesContract } from "../values/check.js";
 import { resolveRef } from "../values/known.js";
 import { comment, safeSchema, SchemaTooLarge } from "./safe-schema.js";
+import { byText } from "../util/order.js";
 
 /** The file `types` writes next to the config. */
 export const TYPES_FILE = "chartroom.types.ts";
@@ -14,7 +15,7 @@ export const TYPES_FILE = "chartroom.types.ts";
  * `ChartValues` in "chartroom", so values passed in code are checked by tsc.
  */
 export async function generateTypes(charts: readonly { key: string; version: string; contract: ValuesContract }[]): Promise<string> {
-  const sorted = [...charts].sort((a, b) => a.key.localeCompare(b.key));
+  const sorted = [...charts].sort((a, b) => byText(a.key, b.key));
   const blocks: string[] = [];
   for (const chart of sorted) {
     // Nothing from a chart becomes code: only type keywords, escaped text, local references.

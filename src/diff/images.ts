@@ -2,6 +2,7 @@ import type { ImageField } from "../images/extract.js";
 import { imagesOf } from "../images/extract.js";
 import { displayName, type RenderedObject } from "../model/objects.js";
 import type { ImageChange } from "./model.js";
+import { byText } from "../util/order.js";
 
 /** One side's images: its objects and the digests locked for its references. */
 export interface ImageSide {
@@ -25,7 +26,7 @@ export function imageChanges(before: ImageSide | null, after: ImageSide | null, 
       out.push({ object: to.object, container: to.container, change: "changed", from: from.image, to: to.image });
   }
   for (const [key, from] of old) if (!now.has(key)) out.push({ object: from.object, container: from.container, change: "removed", from: from.image });
-  return out.sort((a, b) => a.object.localeCompare(b.object) || a.container.localeCompare(b.container));
+  return out.sort((a, b) => byText(a.object, b.object) || byText(a.container, b.container));
 }
 
 /** One image use of a side: where it is, and the reference with its locked digest. */

@@ -10,6 +10,7 @@ import { formatPath } from "../util/tree-path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "../util/tree.js";
 import { providerView } from "./provider-view.js";
+import { byText } from "../util/order.js";
 
 export interface DiffOptions {
   /** `id path` strings that change between two renders of the same inputs. */
@@ -47,7 +48,7 @@ export function diffObjects(before: readonly RenderedObject[], given: readonly R
   const paired = new Set([...renamed].flatMap(([from, to]) => [from.id, to.id]));
   for (const object of added) if (!paired.has(object.id)) reports.push({ ...base(object, "add", "create"), body: safeBody(object, options) });
   for (const object of deleted) if (!paired.has(object.id)) reports.push({ ...base(object, "delete", "delete"), body: safeBody(object, options) });
-  return reports.sort((a, b) => a.id.localeCompare(b.id));
+  return reports.sort((a, b) => byText(a.id, b.id));
 }
 
 /**

@@ -19,6 +19,7 @@ import { parsePath } from "../util/tree-path.js";
 import { alignGenerated, diffObjects } from "./objects.js";
 import { imageChanges } from "./images.js";
 import type { ImageField } from "../images/extract.js";
+import { byText } from "../util/order.js";
 
 export interface ChartSide {
   version: string;
@@ -117,7 +118,7 @@ function churn(engine: EngineName, unstable: ReadonlySet<string>, objects: reado
     const replaces = ENGINES[engine].replacesOnForceNew && hitsForceNew(parsePath(rest.join(" ")), pulumiForceNew(object)) !== undefined;
     if (replaces || !steps.has(id)) steps.set(id, replaces ? "replace" : "update");
   }
-  return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => a.id.localeCompare(b.id));
+  return [...steps].map(([id, step]) => ({ id, display: displayName(byId.get(id) as RenderedObject), step })).sort((a, b) => byText(a.id, b.id));
 }
 
 /** The churn, with what the engine's runs do about the objects it replaces. */

@@ -8,6 +8,7 @@
 import type { EngineName } from "../model/engine.js";
 import { displayName, type RenderedObject } from "../model/objects.js";
 import { isRecord } from "../util/json.js";
+import { byText } from "../util/order.js";
 
 /** One right: verbs on a resource of a group, in a namespace ("" cluster-wide), maybe for named objects only. */
 export interface Right {
@@ -101,7 +102,7 @@ export function rightsNeeded(charts: readonly RightsChart[], namespaces: readonl
   }
   return [...rights.values()]
     .map((right) => ({ ...right, verbs: right.verbs.sort(), ...(right.resourceNames === undefined ? {} : { resourceNames: right.resourceNames.sort() }) }))
-    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.group.localeCompare(b.group) || a.resource.localeCompare(b.resource));
+    .sort((a, b) => byText(a.namespace, b.namespace) || byText(a.group, b.group) || byText(a.resource, b.resource));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
 import { ChartroomError } from "../errors/index.js";
 import type { LockedChart, Lockfile } from "./schema.js";
+import { byText } from "../util/order.js";
 
 export interface StaleEntry {
   chart: string;
@@ -52,5 +53,5 @@ export function findStale(charts: readonly ChartSpec[], lock: Lockfile | null): 
   for (const key of Object.keys(locked)) {
     if (!declared.has(key)) out.push({ chart: key, reason: "removed from the config, still in the lock" });
   }
-  return out.sort((a, b) => a.chart.localeCompare(b.chart));
+  return out.sort((a, b) => byText(a.chart, b.chart));
 }

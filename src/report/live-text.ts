@@ -2,6 +2,7 @@
 // new side, the objects a deploy would stop on first.
 import { LIVE_FAILURES, type LiveObjectReport, type LiveSection } from "../diff/model.js";
 import type { Paint } from "./paint.js";
+import { byText } from "../util/order.js";
 
 const ORDER = ["blocked", "conflict", "immutable", "unknown-kind", "forbidden", "error", "drift", "delete", "adopt", "create", "update", "same"];
 
@@ -21,7 +22,7 @@ export function liveLines(live: LiveSection, paint: Paint): string[] {
     const policies = hook.deletePolicies.length === 0 ? "" : `, deleted ${hook.deletePolicies.join(", ")}`;
     lines.push(`    hook ${hook.display}: ${hook.events.join(", ")}, weight ${hook.weight}${policies}`);
   }
-  const objects = [...live.objects].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || a.id.localeCompare(b.id));
+  const objects = [...live.objects].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome) || byText(a.id, b.id));
   for (const object of objects) lines.push(...objectLines(object, paint));
   // Every awaited object is in the JSON; text names those whose wait proves little or would fail.
   const awaits = live.awaits ?? [];

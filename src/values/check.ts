@@ -8,6 +8,7 @@ import { schemaAt, schemaIsOpen, schemaKeys, typeName } from "./known.js";
 import { positionOf, type ParsedLayer } from "./layers.js";
 import type { SchemaCache, SchemaError } from "./schema.js";
 import type { SchemaProblem } from "./schema-guard.js";
+import { byText } from "../util/order.js";
 
 /** What a chart version says about its values: defaults, schema, subcharts. */
 export interface ValuesContract {
@@ -72,7 +73,7 @@ export function checkValues(input: CheckInput): CheckResult {
     if (!flagged.has(found.path))
       findings.push({ ...found, chart: input.chart, stack: input.stack, position: positionOf(input.layers, found.path.split(".")) });
   }
-  return { findings: findings.sort((a, b) => a.path.localeCompare(b.path) || a.rule.localeCompare(b.rule)), values, user, deferred };
+  return { findings: findings.sort((a, b) => byText(a.path, b.path) || byText(a.rule, b.rule)), values, user, deferred };
 }
 
 /** The chart's defaults with each subchart's defaults under its key, as the user sees them. */

@@ -12,6 +12,7 @@ import { lockChart } from "../project/pins.js";
 import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf } from "../project/select.js";
 import { whileWriting } from "../project/writing.js";
+import { byText } from "../util/order.js";
 
 /** Options of `lock`. */
 export interface LockOptions {
@@ -166,5 +167,5 @@ export function describeChanges(previous: Lockfile | null, next: Lockfile): Lock
   for (const [chart, pin] of Object.entries(before)) {
     if (!Object.hasOwn(next.charts, chart)) changes.push({ chart, kind: "removed", from: pin.version });
   }
-  return changes.sort((a, b) => a.chart.localeCompare(b.chart));
+  return changes.sort((a, b) => byText(a.chart, b.chart));
 }

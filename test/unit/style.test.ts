@@ -42,4 +42,16 @@ describe("the code's shape", () => {
     }
     expect(long).toStrictEqual([]);
   });
+
+  it("orders text by code unit, never by locale (util/order.ts): the same output on every machine", async () => {
+    const files = execFileSync("git", ["ls-files", "src"], { cwd: ROOT, encoding: "utf8" })
+      .split("\n")
+      .filter((name) => name.endsWith(".ts"));
+    const uses: string[] = [];
+    for (const file of files) {
+      const code = codeOf(file, await readFile(join(ROOT, file), "utf8"));
+      for (const [i, line] of code.entries()) if (/\blocaleCompare\b|\bIntl\.Collator\b/.test(line)) uses.push(`${file}:${i + 1}`);
+    }
+    expect(uses).toStrictEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import { pinBody } from "../../images/pin.js";
 import { sha256Hex } from "../../util/hash.js";
 import type { DeploymentPlan } from "../../workflows/deployments.js";
 import { manifestObject, type PostRenderSettings } from "../post-render.js";
+import { byText } from "../../util/order.js";
 
 /**
  * A `transforms` entry for helm.v4.Chart with pinImages: each child's images
@@ -42,7 +43,7 @@ export function pinImagesTransform(plan: DeploymentPlan): pulumi.ResourceTransfo
 export function pinImagesPostRenderer(plan: DeploymentPlan): string {
   const settings: PostRenderSettings = {
     chart: plan.spec.key,
-    digests: Object.fromEntries([...(plan.images ?? new Map<string, string>())].sort(([a], [b]) => a.localeCompare(b))),
+    digests: Object.fromEntries([...(plan.images ?? new Map<string, string>())].sort(([a], [b]) => byText(a, b))),
     fields: plan.spec.imageFields,
     ...(plan.spec.postRenderer === undefined ? {} : { first: plan.spec.postRenderer }),
   };
