@@ -29,7 +29,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["jiti", "kubernetes-models", "kubernetes-models/*", "json-schema-to-typescript", "openpgp"],
+  external: ["kubernetes-models", "kubernetes-models/*", "json-schema-to-typescript", "openpgp"],
   // import() of a package left out becomes require() of its CommonJS entry: code V8 compiles
   // from a script (as boot.ts does) has no module loader to import with.
   supported: { "dynamic-import": false },

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
@@ -147,11 +148,32 @@ const CACHE_ERRNO = new Set(["ENOSPC", "EROFS", "EACCES", "EPERM", "EDQUOT", "EN
  */
 export async function importTypeScript(file: string, alias: Record<string, string>): Promise<unknown> {
   try {
-    return await createJiti(import.meta.url, { alias, moduleCache: false, transform: transpile }).import(file);
+    try {
+      return await createJiti(import.meta.url, { alias, moduleCache: false, transform: transpile }).import(file);
+    } catch (error) {
+      if (!CACHE_ERRNO.has(String((error as NodeJS.ErrnoException).code))) throw error;
+      return await createJiti(import.meta.url, { alias, moduleCache: false, fsCache: false, transform: transpile }).import(file);
+    }
   } catch (error) {
-    if (!CACHE_ERRNO.has(String((error as NodeJS.ErrnoException).code))) throw error;
-    return createJiti(import.meta.url, { alias, moduleCache: false, fsCache: false, transform: transpile }).import(file);
+    throw error instanceof SyntaxError ? located(error, file) : error;
   }
+}
+
+/**
+ * sucrase passes some broken code through, and the engine's SyntaxError
+ * then names no place: babel's reading of the same file says where it is
+ * (`(line:column)`). An error from a file the module imports stays as it is.
+ */
+function located(error: SyntaxError, file: string): Error {
+  if (Object.keys(locationIn(error.message, file)).length > 0) return error;
+  let source: string;
+  try {
+    source = readFileSync(file, "utf8");
+  } catch {
+    return error;
+  }
+  const said = viaBabel({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file), async: true }).error as { message?: unknown } | undefined;
+  return said === undefined ? error : new SyntaxError(String(said.message ?? said).replace(/^[^:]*: /, ""), { cause: error });
 }
 
 /** Where a loader's error message says the problem is: `file:line:column`, or babel's `(line:column)`. */

@@ -8,6 +8,7 @@ import { cli, copyPlatform, editFile, ROOT, snapshot } from "../helpers/platform
 import { materialise } from "../helpers/chart-repo.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { tempDir } from "../helpers/tmp.js";
+import { compiledCli, runGroup } from "../helpers/process.js";
 
 const run = promisify(execFile);
 
@@ -394,6 +395,16 @@ describe("mistakes in files point at the place", () => {
     expect(result.exitCode).toBe(1);
     expect(result.errors).toMatch(/^error CONFIG_LOAD_FAILED: could not load the config: .*$/m);
     expect(result.errors).toContain(`where: ${join(dir, "chartroom.config.ts")}:12:4`);
+  });
+
+  it("a syntax error the fast transpiler lets through (a doubled comma) still names file:line:column, in process and compiled", async () => {
+    const dir = await copyPlatform();
+    await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('dependsOn: ["widgets-operator"] },', 'dependsOn: ["widgets-operator"] },,'));
+    const inProcess = await cli(dir, ["plan"]);
+    expect(inProcess.errors).toContain(`where: ${join(dir, "chartroom.config.ts")}:13:132`);
+    const compiled = await runGroup(process.execPath, [compiledCli(), "plan"], { cwd: dir, env: { CHARTROOM_CACHE: join(dir, ".cache") }, timeoutMs: 120_000 });
+    expect(compiled.code).toBe(1);
+    expect(compiled.stderr).toContain(`where: ${join(dir, "chartroom.config.ts")}:13:132`);
   });
 
   it("a lower version after plain lock is reported as downgraded, and only when asked", async () => {
