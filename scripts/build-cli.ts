@@ -9,9 +9,9 @@
 // The bundle sits one folder below dist/, as every compiled module does
 // (dist/config/load.js), so paths a module computes from its own location
 // (util/installed.ts) name the same files from either. Left out and loaded
-// from node_modules at run time: jiti (it loads its transpiler from its own
-// files), kubernetes-models (one module per kind, chosen at run time), and
-// what only `types` and signed charts need. Run after tsc (npm run build).
+// from node_modules at run time: jiti (config/load.ts says why),
+// kubernetes-models (one module per kind, chosen at run time), and what only
+// `types` and signed charts need. Run after tsc (npm run build).
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";

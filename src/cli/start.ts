@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { releaseAllNow } from "../store/writer-lock.js";
 import { killAllNow } from "../util/children.js";
 import { abandonWritesNow } from "../util/fs.js";
@@ -6,6 +7,11 @@ import { runCli } from "./run.js";
 
 // With cli/main.ts, the one place that prints and exits: every command but
 // `--help` and `--version` alone runs here.
+
+// The CLI parses each record shape a handful of times: compiling a fast path
+// for each (zod's JIT) costs more than it saves. The CLI's own copy of zod
+// (in its bundle) only, never a library user's.
+z.config({ jitless: true });
 
 // Interrupted: every child's process group killed (helm and what it runs),
 // no temporary file or writer lock left behind; a file being written keeps

@@ -103,7 +103,10 @@ export function isLoaderCache(path: string): boolean {
 type Transform = NonNullable<JitiOptions["transform"]>;
 
 const require = createRequire(import.meta.url);
-// jiti's CommonJS entry: imported as an ES module, Node would first scan its 190 KB for export names.
+// jiti from its own files, never bundled: it evaluates some modules (top-level
+// await, a syntax error to report) through a native import() of a data: URL,
+// which the CLI bundle has not. Imported as an ES module instead, Node would
+// first scan its 190 KB of CommonJS for export names.
 let jiti: typeof CreateJiti | undefined;
 function createJiti(...args: Parameters<typeof CreateJiti>): ReturnType<typeof CreateJiti> {
   jiti ??= (require("jiti") as { createJiti: typeof CreateJiti }).createJiti;

@@ -12,23 +12,49 @@ export function providerView(object: Pick<RenderedObject, "group" | "body">): Re
   return prune(object.body, !isCustomResource(object)) as Record<string, unknown>;
 }
 
+// Both sides of a diff share the blocks they render alike (the manifest reader
+// hands out one object for equal text): each is pruned once, and a block
+// with nothing to prune is itself, so the diff passes over it at once.
+const pruned = { keep: new WeakMap<object, unknown>(), drop: new WeakMap<object, unknown>() };
+
 function prune(value: unknown, dropEmpty: boolean): unknown {
-  if (Array.isArray(value)) return value.map((item) => prune(item, dropEmpty));
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  let changed = false;
-  for (const [key, item] of Object.entries(value)) {
-    if (item === null) {
-      changed = true;
-      continue;
-    }
-    const pruned = prune(item, dropEmpty);
-    if (dropEmpty && ((Array.isArray(pruned) && pruned.length === 0) || (isRecord(pruned) && Object.keys(pruned).length === 0))) {
-      changed = true;
-      continue;
-    }
-    if (pruned !== item) changed = true;
-    out[key] = pruned;
+  if (typeof value !== "object" || value === null) return value;
+  const memo = dropEmpty ? pruned.drop : pruned.keep;
+  if (memo.has(value)) return memo.get(value);
+  const out = Array.isArray(value) ? pruneList(value, dropEmpty) : isRecord(value) ? pruneRecord(value, dropEmpty) : value;
+  memo.set(value, out);
+  return out;
+}
+
+/** A new list only when an item changed. */
+function pruneList(list: unknown[], dropEmpty: boolean): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = prune(list[i], dropEmpty);
+    if (out === undefined && item !== list[i]) out = list.slice(0, i);
+    out?.push(item);
   }
-  return changed ? out : value;
+  return out ?? list;
+}
+
+/** A new record only when a field is dropped or changed: nulls, and (for built-in kinds) empty maps and lists. */
+function pruneRecord(record: Record<string, unknown>, dropEmpty: boolean): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = record[key];
+    const kept = item === null ? undefined : prune(item, dropEmpty);
+    const drop = item === null || (dropEmpty && isEmpty(kept));
+    if (out === undefined && (drop || kept !== item)) {
+      out = {};
+      for (const earlier of keys.slice(0, i)) out[earlier] = record[earlier];
+    }
+    if (out !== undefined && !drop) out[key] = kept;
+  }
+  return out ?? record;
+}
+
+function isEmpty(value: unknown): boolean {
+  return (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
 }

@@ -49,4 +49,18 @@ describe("the CLI's code cache", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ report: "outdated" });
     expect(await readFile(join(cache, "v8"), "utf8")).toBe("not a folder");
   });
+
+  it("loads a config that awaits at its top level, as jiti does from its own files", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      'import { defineConfig } from "chartroom";\nconst stacks: Record<string, object> = await Promise.resolve({});\nexport default defineConfig({ repositories: {}, charts: {}, stacks });\n',
+    );
+    const result = await runGroup(process.execPath, [compiledCli(), "outdated"], {
+      cwd: dir,
+      env: { CHARTROOM_CACHE: join(dir, ".cache") },
+      timeoutMs: 120_000,
+    });
+    expect([result.code, result.stderr]).toStrictEqual([0, ""]);
+  });
 });
