@@ -33,6 +33,9 @@ await build({
   // import() of a package left out becomes require() of its CommonJS entry: code V8 compiles
   // from a script (as boot.ts does) has no module loader to import with.
   supported: { "dynamic-import": false },
+  // Less to read and hash at every start; names kept, so a stack trace still reads.
+  minifyWhitespace: true,
+  minifySyntax: true,
   define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
   banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { loadStart } from "./boot.js";
 import { quickAnswer } from "./top.js";
 
 // The CLI's entry. `chartroom --help` and `--version` are answered from one
@@ -8,4 +7,4 @@ import { quickAnswer } from "./top.js";
 const argv = process.argv.slice(2);
 const quick = quickAnswer(argv);
 if (quick !== undefined) process.stdout.write(`${quick}\n`);
-else await (await loadStart()).start(argv);
+else await (await (await import("./boot.js")).loadStart()).start(argv);
