@@ -42,6 +42,12 @@ export interface ProjectOptions {
    * `chartroom.config.ts` exports), instead of loading the file.
    */
   config?: unknown;
+  /**
+   * Every values file, by its name under the platform (`values/<chart>/<file>`),
+   * when they are not read from the folder: the base of a review takes them
+   * from git's objects instead of writing hundreds of files out first.
+   */
+  valuesFiles?: ReadonlyMap<string, Buffer>;
 }
 
 /**
@@ -59,6 +65,8 @@ export interface Project {
   readonly store: ArchiveStore;
   readonly cacheRoot: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The values files, when given rather than read from `values/` (ProjectOptions.valuesFiles). */
+  readonly valuesFiles?: ReadonlyMap<string, Buffer>;
   /**
    * Located on first use: workflows that never render never need helm.
    * Charts deployed by helm.v4.Chart render with `CHARTROOM_CHART_HELM` when
@@ -96,7 +104,7 @@ export async function openProject(options: ProjectOptions = {}): Promise<Project
 }
 
 /** A project over a config already normalised (and its lock, read or not), for programs that build configs themselves. */
-export function projectOf(config: Config, lock: Lockfile | null, options: Pick<ProjectOptions, "env" | "onProgress"> = {}): Project {
+export function projectOf(config: Config, lock: Lockfile | null, options: Pick<ProjectOptions, "env" | "onProgress" | "valuesFiles"> = {}): Project {
   const env = options.env ?? process.env;
   const cacheRoot = cacheDir(env);
   checkCacheFolder(cacheRoot);
@@ -109,6 +117,7 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
     store: diskArchiveStore(cacheRoot),
     cacheRoot,
     env,
+    ...(options.valuesFiles === undefined ? {} : { valuesFiles: options.valuesFiles }),
     helm(engine) {
       // The engine's own helm setting (CHARTROOM_CHART_HELM for helm.v4.Chart), when it is set.
       const setting = engine === undefined ? undefined : ENGINES[engine].ownHelmSetting;

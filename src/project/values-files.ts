@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ValuesFinding } from "../values/check.js";
-import { maxFileBytes, readTextFor } from "../util/fs.js";
+import { maxFileBytes, readTextFor, textFor } from "../util/fs.js";
 import { parseValuesFile, valuesFileNames, valuesFileOf, type ParsedLayer } from "../values/layers.js";
 import type { Project } from "./project.js";
 
@@ -9,7 +9,16 @@ import type { Project } from "./project.js";
 export function valuesText(project: Project, name: string): Promise<string | undefined> {
   let hit = project.memo.valuesTexts.get(name);
   if (hit === undefined) {
-    hit = readTextFor(join(project.config.dir, name), "the values file", { optional: true, maxBytes: maxFileBytes(), shown: name, place: { file: name } });
+    const options = { optional: true, maxBytes: maxFileBytes(), shown: name, place: { file: name } };
+    const path = join(project.config.dir, name);
+    const given = project.valuesFiles;
+    hit =
+      given === undefined
+        ? readTextFor(path, "the values file", options)
+        : Promise.resolve().then(() => {
+            const bytes = given.get(name);
+            return bytes === undefined ? undefined : textFor(bytes, path, "the values file", options);
+          });
     project.memo.valuesTexts.set(name, hit);
   }
   return hit;

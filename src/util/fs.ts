@@ -159,7 +159,17 @@ export async function readTextFor(
   options: { place?: Place; hint?: string; maxBytes?: number; optional?: boolean; shown?: string } = {},
 ): Promise<string | undefined> {
   const bytes = readFileSyncFor(path, what, options);
-  if (bytes === undefined) return undefined;
+  return bytes === undefined ? undefined : textFor(bytes, path, what, options);
+}
+
+/** Bytes that must be UTF-8 text within `maxBytes`, read from a file or from elsewhere (git's objects), judged as readTextFor judges a file. */
+export function textFor(bytes: Buffer, path: string, what: string, options: { place?: Place; maxBytes?: number; shown?: string } = {}): string {
+  if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
+    throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(bytes.length)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, {
+      place: { file: path, ...options.place },
+      hint: "split it, or raise CHARTROOM_MAX_FILE_BYTES if it really is this large",
+    });
+  }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

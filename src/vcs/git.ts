@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import { runProcess } from "../render/run.js";
@@ -10,6 +10,8 @@ export interface Snapshot {
   root: string;
   /** The folder inside `root` that matches `dir` in the working tree. */
   dir: string;
+  /** With `inMemory`: that folder's files, by their path under `dir` (`values/web/dev.yaml`), kept out of `root`. */
+  files?: Map<string, Buffer>;
   remove(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export interface Snapshot {
  * export-subst, and filters from .git/config, neither change what is read
  * nor run anything.
  */
-export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
+export async function snapshotAt(dir: string, ref: string, options: { inMemory?: string } = {}): Promise<Snapshot> {
   const top = await git(dir, ["rev-parse", "--show-toplevel"], `${dir} is not inside a git repository`, "run --base from a git checkout");
   const commit = await git(
     dir,
@@ -30,13 +32,17 @@ export async function snapshotAt(dir: string, ref: string): Promise<Snapshot> {
     "pass a branch, tag or commit, e.g. --base origin/main",
   );
   const root = await makeTempDir("base");
+  const under = relative(top, dir);
+  const kept: Kept | undefined =
+    options.inMemory === undefined ? undefined : { prefix: `${under === "" ? "" : `${under}/`}${options.inMemory}/`, files: new Map<string, Buffer>() };
   try {
-    await writeTree(top, commit, root);
+    await writeTree(top, commit, root, kept);
   } catch (error) {
     await removeTempDir(root);
     throw error;
   }
-  return { root, dir: join(root, relative(top, dir)), remove: () => removeTempDir(root) };
+  const files = kept?.kept !== true ? {} : { files: new Map([...kept.files].map(([path, bytes]) => [path.slice(under === "" ? 0 : under.length + 1), bytes])) };
+  return { root, dir: join(root, under), ...files, remove: () => removeTempDir(root) };
 }
 
 // Settings that would make git run a program or rewrite what it reads, off for every call.
@@ -70,15 +76,24 @@ interface Entry {
 }
 
 /** Every blob of the commit's tree, written under `root`: regular files with their mode, links last, submodules as empty folders. */
-async function writeTree(top: string, commit: string, root: string): Promise<void> {
+async function writeTree(top: string, commit: string, root: string, kept?: Kept): Promise<void> {
   try {
-    await writeEntries(top, commit, root);
+    await writeEntries(top, commit, root, kept);
   } catch (error) {
     throw writeError(error, root, "the snapshot of the base ref (a temporary folder)", "set TMPDIR to a writable folder with space");
   }
 }
 
-async function writeEntries(top: string, commit: string, root: string): Promise<void> {
+/** A folder's files kept in memory instead of written: hundreds of values files cost a millisecond each to create on some disks. */
+interface Kept {
+  /** The folder, under the repository's top, with a trailing slash. */
+  prefix: string;
+  files: Map<string, Buffer>;
+  /** False when the folder was written out after all (a link in it). */
+  kept?: boolean;
+}
+
+async function writeEntries(top: string, commit: string, root: string, kept?: Kept): Promise<void> {
   const listed = await gitBytes(top, ["ls-tree", "-r", "-z", "--full-tree", commit]);
   const entries = parseTree(listed.toString("utf8"));
   const blobs = entries.filter((entry) => entry.type === "blob");
@@ -89,24 +104,39 @@ async function writeEntries(top: string, commit: string, root: string): Promise<
           top,
           blobs.map((entry) => entry.object),
         );
+  // Written synchronously, each folder made once: hundreds of small files
+  // (a values file per chart and stack) cost ten times as much as promises.
+  // A link among the kept files would need following: then the folder is written like the rest.
+  const keep = kept !== undefined && !entries.some((entry) => entry.mode === "120000" && entry.path.startsWith(kept.prefix));
+  if (kept !== undefined) kept.kept = keep;
+  const made = new Set<string>();
+  const folder = (path: string) => {
+    if (made.has(path)) return;
+    mkdirSync(path, { recursive: true });
+    made.add(path);
+  };
   const links: Entry[] = [];
   for (const entry of entries) {
     const target = join(root, entry.path);
     if (entry.type === "commit") {
-      await mkdir(target, { recursive: true });
+      folder(target);
       continue;
     }
     if (entry.mode === "120000") {
       links.push(entry);
       continue;
     }
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, contents.get(entry.object) ?? Buffer.alloc(0), { mode: entry.mode === "100755" ? 0o755 : 0o644 });
+    const bytes = contents.get(entry.object) ?? Buffer.alloc(0);
+    if (keep && entry.path.startsWith(kept.prefix)) {
+      kept.files.set(entry.path, bytes);
+      continue;
+    }
+    folder(dirname(target));
+    writeFileSync(target, bytes, { mode: entry.mode === "100755" ? 0o755 : 0o644 });
   }
-  // Links once every file is written: nothing above is written through one.
   for (const entry of links) {
-    await mkdir(dirname(join(root, entry.path)), { recursive: true });
-    await symlink((contents.get(entry.object) ?? Buffer.alloc(0)).toString("utf8"), join(root, entry.path));
+    folder(dirname(join(root, entry.path)));
+    symlinkSync((contents.get(entry.object) ?? Buffer.alloc(0)).toString("utf8"), join(root, entry.path));
   }
 }
 

@@ -109,13 +109,15 @@ async function versionMode(project: Project, options: DiffOptions, to: string, c
 
 async function baseMode(project: Project, options: DiffOptions, ref: string, compare: CompareOptions): Promise<{ reports: ChartReport[]; unchanged: number }> {
   const stacks = stacksFor(project, options.stack);
-  const snapshot = await snapshotAt(project.config.dir, ref);
+  // The values files stay in memory (a platform has hundreds): only the base's config, lock, policies and chart folders are written out.
+  const snapshot = await snapshotAt(project.config.dir, ref, { inMemory: "values" });
   try {
     const base = await openProject({
       dir: snapshot.dir,
       configFile: relative(project.config.dir, project.config.file),
       env: project.env,
       onProgress: (line) => project.progress(line),
+      ...(snapshot.files === undefined ? {} : { valuesFiles: snapshot.files }),
     }).catch((error: unknown) => {
       // The platform did not exist at the base: every chart is new.
       if (ChartroomError.isInstance(error) && error.code === "CONFIG_NOT_FOUND") return null;
