@@ -24,7 +24,8 @@ import { serveFiles } from "./lib/serve.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist", "cli", "main.js");
+// Another build to compare with (a checkout of an earlier commit, built): CHARTROOM_BENCH_CLI=<its dist/cli/main.js>.
+const CLI = process.env.CHARTROOM_BENCH_CLI ?? join(ROOT, "dist", "cli", "main.js");
 const KUBE = "1.34.4";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -268,7 +269,7 @@ async function checkRows(scratch: string, helm: string, bins: { rusage: string; 
       { cwd: dir },
     );
   const result = await paired(RUNS, ours, peer);
-  return [row("cold `check app` (43 objects) vs `helm template | kubeconform -strict`", result.ours, result.peer, 1.2)];
+  return [row("cold `check app` (43 objects) vs `helm template \\| kubeconform -strict`", result.ours, result.peer, 1.2)];
 }
 
 /** Start-up: `chartroom --help` as a whole process, against `node -e 0`. */
