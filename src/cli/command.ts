@@ -62,6 +62,15 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
   return typeof value === "string" ? value : undefined;
 }
 
+/** A whole number of at least 0 (`--context 5`), or undefined when not given. */
+export function countOption(args: ParsedArgs, name: string): number | undefined {
+  const value = stringOption(args, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new ChartroomError("USAGE", `--${name} takes a whole number, not "${value}"`, { hint: `for example --${name} 3` });
+  return Number(value);
+}
+
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true;
 }

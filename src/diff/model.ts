@@ -21,6 +21,23 @@ export interface ReportedChange {
   tags: ChangeTag[];
   /** Present for a Secret value: what happened to it (values are never shown). */
   secret?: SecretState;
+  /**
+   * A long value changed in a few of its lines (a multi-line string, a JSON
+   * document kept in one string, a list of scalars): the change as unified
+   * hunks. `before` and `after` stay whole beside it.
+   */
+  lines?: LineDiff;
+}
+
+/** A unified diff of one changed value. */
+export interface LineDiff {
+  /** `text`: the string's own lines; `json`: the JSON it holds, pretty-printed; `list`: one element a line. */
+  form: "text" | "json" | "list";
+  /** Lines added and removed in all. */
+  added: number;
+  removed: number;
+  /** Each hunk: where it starts and how many lines it spans on each side (1-based, as `diff -u`), and its lines, each starting with ` `, `-` or `+`. */
+  hunks: { before: { start: number; lines: number }; after: { start: number; lines: number }; lines: string[] }[];
 }
 
 /** One CRD version's schema changes, counted (`descriptions`: how many of the changed fields are descriptions). */

@@ -11,6 +11,7 @@ import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretVal
 import { diffValues, type FieldChange } from "../util/tree.js";
 import { providerView } from "./provider-view.js";
 import { byText } from "../util/order.js";
+import { lineDiff } from "./lines.js";
 
 export interface DiffOptions {
   /** `id path` strings that change between two renders of the same inputs. */
@@ -20,6 +21,8 @@ export interface DiffOptions {
   engine: EngineName;
   /** The stack is deployed without a cluster (renderYamlToDirectory): replacements run create-first. */
   offline?: boolean;
+  /** Lines of context around each change of a long value shown line by line. @default 3 */
+  context?: number;
 }
 
 const RENAME_SIMILARITY = 0.7;
@@ -107,7 +110,7 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
       if (replaces !== undefined) tags.push("replaces");
       // Noise that forces a replacement still replaces, on every run: it is named, not counted.
       if (!tags.includes("unstable")) for (const field of [immutable, replaces]) if (field !== undefined) replaceFields.add(field.join("."));
-      changes.push(reported(shown, path, tags));
+      changes.push(reported(shown, path, tags, options.context));
     }
   }
   const step = engineStep(options.engine, { action: "update", forceNew: seen.forceNew, immutable: seen.immutable, changed: true });
@@ -132,11 +135,14 @@ function isName(change: FieldChange): boolean {
   return formatPath(change.path) === "metadata.name";
 }
 
-function reported(change: FieldChange & { secret?: ReportedChange["secret"] }, path: string, tags: ChangeTag[]): ReportedChange {
+function reported(change: FieldChange & { secret?: ReportedChange["secret"] }, path: string, tags: ChangeTag[], context?: number): ReportedChange {
   const out: ReportedChange = { path, op: change.op, tags };
   if (change.before !== undefined) out.before = change.before;
   if (change.after !== undefined) out.after = change.after;
   if (change.secret !== undefined) out.secret = change.secret;
+  // A Secret's values are never shown, line by line no more than whole.
+  const lines = change.op === "change" && change.secret === undefined ? lineDiff(change.before, change.after, context) : undefined;
+  if (lines !== undefined) out.lines = lines;
   return out;
 }
 

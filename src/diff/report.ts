@@ -35,6 +35,8 @@ export interface ReportOptions {
   showBookkeeping: boolean;
   /** Every field of a CRD's schema change, not the counts per version. */
   showSchemaFields?: boolean;
+  /** Lines of context around each change of a long value (a multi-line string, JSON in a string, a list of scalars). @default 3 */
+  context?: number;
 }
 
 /**
@@ -58,6 +60,7 @@ export function chartReport(
     showSecrets: options.showSecrets,
     engine: meta.engine,
     offline: meta.offline,
+    ...(options.context === undefined ? {} : { context: options.context }),
   });
   const apart = apartObjects(meta.engine, before?.objects ?? [], after?.objects ?? []);
   const bookkeepingFields = new Set<string>();

@@ -52,6 +52,7 @@ const SCHEMAS = {
     showSecrets: flag.optional(),
     showBookkeeping: flag.optional(),
     showSchemaFields: flag.optional(),
+    context: z.number({ error: "expected a whole number of lines" }).int().nonnegative().optional(),
     noCache: flag.optional(),
   }),
   check: z.strictObject({ charts: names.optional(), stack: text.optional(), strict: flag.optional() }),

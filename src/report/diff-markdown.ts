@@ -1,9 +1,9 @@
 import type { ChartReport, DiffReport, ObjectReport } from "../diff/model.js";
 import { describeImageChange } from "./images.js";
 import { countActions, describeCounts, isBookkeepingOnly, isReal, liveStops } from "../diff/report.js";
-import { plain } from "./paint.js";
 import { ENGINES } from "../engine/records.js";
-import { chartBlock, chartHeading, otherChart, summaryLine } from "./diff-text.js";
+import { diffBlockLines } from "./diff-lines.js";
+import { chartHeading, otherChart, summaryLine } from "./diff-text.js";
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -12,13 +12,15 @@ export const MARKDOWN_LIMIT = 65_000;
 type Detail = "fields" | "objects" | "line";
 
 /**
- * For a pull-request comment: the summary table first, then each chart with
- * changes, folded. Over the limit it cuts field details first (largest chart
- * first), then folds charts to one line each; every changed object is still
- * named with its class, and the comment says what it cut.
+ * For a pull-request comment: the summary first (and what was shortened,
+ * if anything), the table, then each chart with changes, folded, its lines
+ * in a ```diff block that GitHub colours. Over the limit it cuts field
+ * details first (largest chart first), then folds charts to one line each;
+ * every changed object is still named with its class, and no values
+ * contract or policy finding is ever dropped.
  */
 export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): string {
-  const head = [`### chartroom diff`, "", summaryLine(report), "", table(report.charts)].join("\n");
+  const head = (cut: string) => [`### chartroom diff`, "", summaryLine(report), ...(cut === "" ? [] : ["", cut]), "", table(report.charts)].join("\n");
   const charts = report.charts.filter(
     (chart) =>
       chart.objects.length > 0 ||
@@ -31,8 +33,7 @@ export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): stri
   const detail = new Map<ChartReport, Detail>(charts.map((chart) => [chart, "fields"]));
   const build = () => {
     const blocks = charts.map((chart) => section(chart, detail.get(chart) ?? "fields"));
-    const cut = cutNote(detail);
-    return [head, ...blocks, ...(cut === "" ? [] : [cut])].join("\n\n");
+    return [head(cutNote(detail)), ...blocks].join("\n\n");
   };
   let body = build();
   // Largest first: one big chart's details cost more than many small ones'.
@@ -75,7 +76,7 @@ function table(charts: ChartReport[]): string {
 
 function section(chart: ChartReport, detail: Detail): string {
   if (detail === "line") return oneLine(chart);
-  const body = detail === "fields" ? chartBlock(chart, plain).split("\n").slice(1).join("\n") : objectList(chart);
+  const body = detail === "fields" ? diffBlockLines(chart).join("\n") : objectList(chart);
   return `<details><summary>${escapeHtml(chartHeading(chart))}</summary>\n\n\`\`\`diff\n${body.replace(/```/g, "ˋˋˋ")}\n\`\`\`\n</details>`;
 }
 
@@ -90,7 +91,7 @@ function objectLine(object: ObjectReport): string {
       : object.action === "add"
         ? ` (moved from chart ${object.moved.from}: see the text report)`
         : ` (moved to chart ${object.moved.to})`;
-  return `  ${MARK[object.action]} ${object.display} ${object.action}${renamed}${moved}, engine: ${object.step}${noise}`;
+  return `${MARK[object.action]} ${object.display} ${object.action}${renamed}${moved}, engine: ${object.step}${noise}`;
 }
 
 function objectList(chart: ChartReport): string {
@@ -99,9 +100,9 @@ function objectList(chart: ChartReport): string {
   const contract = chart.contract.filter((change) => change.kind !== "default");
   if (contract.length > 0) lines.push(`  values contract: ${contract.map((change) => `${change.kind} ${change.path}`).join(", ")}`);
   for (const found of chart.findings.added)
-    lines.push(`  + policy ${found.severity} ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
+    lines.push(`+ policy ${found.severity} ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
   for (const found of chart.findings.resolved)
-    lines.push(`  - policy ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
+    lines.push(`- policy ${found.rule}: ${otherChart(found, chart)}${found.object ?? ""} ${found.path ?? ""}`.trimEnd());
   return lines.length === 0 ? "  no object changes" : lines.join("\n");
 }
 
@@ -115,7 +116,14 @@ function oneLine(chart: ChartReport): string {
   const parts = [...groups].map(([label, names]) => `${label} ${names.map((name) => `\`${name}\``).join(", ")}`);
   const versions =
     chart.from?.version === chart.to?.version ? (chart.to?.version ?? "") : `${chart.from?.version ?? "(absent)"} → ${chart.to?.version ?? "(removed)"}`;
-  return `- **${escapeHtml(chart.chart)}** · ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}: ${describeCounts(countActions(chart))}${parts.length === 0 ? "" : ` — ${parts.join("; ")}`}`;
+  const line = `- **${escapeHtml(chart.chart)}** · ${chart.stack} · ${ENGINES[chart.engine].display} · ${versions}: ${describeCounts(countActions(chart))}${parts.length === 0 ? "" : ` — ${parts.join("; ")}`}`;
+  // Folded as far as it goes, a chart still names its contract and policy findings: they are what a reviewer must not miss.
+  const kept = [
+    ...chart.contract.filter((change) => change.kind !== "default").map((change) => `values contract ${change.kind} \`${change.path}\``),
+    ...chart.findings.added.map((found) => `policy ${found.severity} added: ${found.rule} ${otherChart(found, chart)}\`${found.object ?? ""}\``),
+    ...chart.findings.resolved.map((found) => `policy resolved: ${found.rule} ${otherChart(found, chart)}\`${found.object ?? ""}\``),
+  ];
+  return [line, ...kept.map((item) => `  - ${escapeHtml(item)}`)].join("\n");
 }
 
 function escapeHtml(text: string): string {

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { formatValue } from "./format-value.js";
+import { hunkLines, hunksTitle } from "./hunks.js";
 import type { ChartReport, DiffReport, ObjectReport, ReportedChange } from "../diff/model.js";
 import { ENGINES } from "../engine/records.js";
 import type { EngineName } from "../model/engine.js";
@@ -32,13 +33,20 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
   const lines = [paint(chartHeading(chart), "bold")];
   if (chart.objects.length === 0) lines.push("  no object changes");
   for (const object of chart.objects) lines.push(...objectLines(object, chart.engine, paint));
+  lines.push(...chartTail(chart, paint, findingLines(chart, paint)));
+  return lines.join("\n");
+}
+
+/** What a chart's block says after its objects: images, the values contract, the findings given, notes, the live review, what is not diffed, noise. */
+export function chartTail(chart: ChartReport, paint: Paint, findings: string[]): string[] {
+  const lines: string[] = [];
   if (chart.images.length > 0) {
     lines.push(paint("  images:", "bold"));
     for (const change of chart.images)
       lines.push(paint(`    ${describeImageChange(change)}`, change.change === "removed" ? "red" : change.change === "added" ? "green" : "yellow"));
   }
   lines.push(...contractLines(chart, paint));
-  lines.push(...findingLines(chart, paint));
+  lines.push(...findings);
   for (const note of chart.notes) lines.push(`  note: ${note}`);
   if (chart.live !== undefined) lines.push(...liveLines(chart.live, paint));
   if (chart.apart.length > 0) {
@@ -64,7 +72,7 @@ export function chartBlock(chart: ChartReport, paint: Paint): string {
     if (chart.unstable.consequence !== undefined) lines.push(paint(`    ${chart.unstable.consequence}`, "yellow"));
     lines.push(paint("    hint: the chart generates these (randAlphaNum, genCA, now…); pin the value in values or an existing Secret", "dim"));
   }
-  return lines.join("\n");
+  return lines;
 }
 
 function findingLines(chart: ChartReport, paint: Paint): string[] {
@@ -143,7 +151,7 @@ function objectLines(object: ObjectReport, engine: EngineName, paint: Paint): st
 }
 
 /** What the engine does that the object's action alone does not say (every-run replacements are listed with the chart's noise). */
-function stepNote(object: ObjectReport, engine: EngineName): string | undefined {
+export function stepNote(object: ObjectReport, engine: EngineName): string | undefined {
   if (object.action === "rename" || object.action === "add" || object.action === "delete") return undefined;
   const record = ENGINES[engine];
   if (object.step === "update" && record.apiVersionNote !== undefined && object.changes.some((change) => change.path === "apiVersion"))
@@ -172,6 +180,13 @@ function changeLines(change: ReportedChange, paint: Paint): string[] {
     return [`      ${change.path}: ${paint(`secret ${what}`, "yellow")}${suffix}`];
   }
   if (change.op === "reorder") return [`      ${change.path}: order ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}${suffix}`];
+  if (change.lines !== undefined) {
+    const colour = (line: string) => (line.startsWith("+") ? "green" : line.startsWith("-") ? "red" : line.startsWith("@@") ? "cyan" : "dim");
+    return [
+      `      ${change.path}: ${paint(hunksTitle(change.lines), "yellow")}${suffix}`,
+      ...hunkLines(change.lines).map((line) => paint(`        ${line}`, colour(line))),
+    ];
+  }
   const before = change.op === "add" ? [] : formatValue(change.before);
   const after = change.op === "remove" ? [] : formatValue(change.after);
   if (before.length <= 1 && after.length <= 1) {

@@ -37,6 +37,8 @@ export interface DiffOptions {
   showBookkeeping?: boolean;
   /** Every changed field of a CRD's schema, not counts per version. */
   showSchemaFields?: boolean;
+  /** Lines of context around each change of a long value shown line by line. @default 3 */
+  context?: number;
   /** @default false */
   noCache?: boolean;
   /**
@@ -66,6 +68,7 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     showSecrets: options.showSecrets ?? false,
     showBookkeeping: options.showBookkeeping ?? false,
     showSchemaFields: options.showSchemaFields ?? false,
+    ...(options.context === undefined ? {} : { context: options.context }),
     noCache: options.noCache,
     extra: options.values,
     ...(options.cluster === undefined ? {} : { live: await liveReviewer(project, stacksFor(project, options.stack), options.cluster) }),

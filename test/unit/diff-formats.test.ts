@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChartReport, DiffReport, LiveSection, ObjectReport } from "../../src/diff/model.js";
+import { lineDiff } from "../../src/diff/lines.js";
 import { diffReport } from "../../src/diff/report.js";
 import type { Finding } from "../../src/model/findings.js";
 import { formatMarkdown } from "../../src/report/diff-markdown.js";
@@ -38,6 +39,26 @@ const object = (action: ObjectReport["action"], name: string, extra: Partial<Obj
   changes: [],
   ...extra,
 });
+
+/** Changes whose values read best line by line, with their hunks as the diff makes them. */
+function longChanges(): ObjectReport["changes"] {
+  const config = (level: string) => `server:\n  port: 8080\n  timeout: 30s\nlogging:\n  level: ${level}\n  format: json\ncache:\n  ttl: 10m\n  size: 64Mi\n`;
+  const dashboard = (rate: string) =>
+    JSON.stringify({
+      title: "web",
+      panels: [
+        { id: 1, expr: `rate(http_requests_total[${rate}])` },
+        { id: 2, expr: "up" },
+      ],
+    });
+  const args = ["--log-format=json", "--metrics-addr=:9090", "--leader-elect"];
+  const change = (path: string, before: unknown, after: unknown) => ({ path, op: "change" as const, before, after, tags: [], lines: lineDiff(before, after) });
+  return [
+    change("data.app.yaml", config("info"), config("debug")),
+    change("data.dashboard.json", dashboard("5m"), dashboard("1m")),
+    change("spec.template.spec.containers[name=manager].args", args, [...args, "--watch-all-namespaces"]),
+  ];
+}
 
 const finding = (severity: Finding["severity"], rule: string, path?: string): Finding => ({
   rule,
@@ -87,6 +108,8 @@ function everything(): DiffReport {
           { path: "apiVersion", op: "change", before: "v1beta1", after: "v1", tags: [] },
         ],
       }),
+      // Long values shown line by line: a config file, a dashboard kept as one line of JSON, a controller's flags.
+      object("update", "long", { changes: longChanges() }),
       {
         ...object("update", "secret"),
         id: "/Secret/apps/secret",
@@ -211,6 +234,24 @@ describe("a diff with every part", () => {
     const text = formatMarkdown(everything(), 4000);
     expect(text.length).toBeLessThanOrEqual(4000);
     golden("diff-everything-short.md", `${text}\n`);
+  });
+
+  it("folds charts to one line when it must, still naming every object, contract finding and policy finding, the note first", () => {
+    const report = everything();
+    const text = formatMarkdown(report, 2500);
+    expect(text.length).toBeLessThanOrEqual(2500);
+    expect(text.indexOf("**Shortened**")).toBeLessThan(text.indexOf("| chart |"));
+    expect(text).toContain("folded to one line");
+    for (const chart of report.charts) {
+      const block = text.slice(text.indexOf(`**${chart.chart}**`) === -1 ? text.indexOf(`<summary>${chart.chart} `) : text.indexOf(`**${chart.chart}**`));
+      for (const object of chart.objects) expect(block).toContain(object.display);
+      for (const change of chart.contract.filter((item) => item.kind !== "default")) expect(block).toContain(change.path);
+      for (const found of [...chart.findings.added, ...chart.findings.resolved]) expect(block).toMatch(new RegExp(`${found.rule}[^\\n]*${found.object ?? ""}`));
+    }
+    // The biggest chart went all the way to one line: contract and findings included.
+    expect(text).toContain("- **web** ·");
+    expect(text).toContain("  - values contract ignored `ingress.host`");
+    expect(text).toContain("  - policy error added: custom-resource-schema chart uses: `Gadget.ops.example.test uses/g`");
   });
 });
 

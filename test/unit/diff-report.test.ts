@@ -303,8 +303,8 @@ describe("formatMarkdown", () => {
       "---\n",
     );
     const charts = Array.from({ length: 5 }, (_, i) => chartReport({ ...meta, chart: `c${i}` }, null, side(big), options));
-    const text = formatMarkdown(diffReport(charts), 9_000);
-    expect(text.length).toBeLessThanOrEqual(9_000);
+    const text = formatMarkdown(diffReport(charts), 7_000);
+    expect(text.length).toBeLessThanOrEqual(7_000);
     expect(text).toMatch(/\d chart\(s\) folded to one line naming each changed object/);
     expect(text).toContain("- **c0** · dev · helm.v4.Chart · (absent) → 1.0.0: 40 added — add `ConfigMap ns/c0`, `ConfigMap ns/c1`");
     for (let i = 0; i < 40; i++) expect(text.split(`ConfigMap ns/c${i}\``).length - 1).toBeGreaterThanOrEqual(1);

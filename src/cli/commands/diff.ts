@@ -1,5 +1,5 @@
 import type { DiffReport } from "../../diff/model.js";
-import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, flag, stringOption, type Command } from "../command.js";
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, countOption, flag, stringOption, type Command } from "../command.js";
 
 export const diffCommand: Command<DiffReport> = {
   name: "diff",
@@ -19,6 +19,9 @@ export const diffCommand: Command<DiffReport> = {
     "      --show-secrets       show Secret values (hidden by default: only byte lengths)",
     "      --show-schema-fields list every changed field of a CRD's schema (over 12 in one",
     "                           version, they are counted per version by default)",
+    "  -C, --context-lines <n>  lines of context around each change of a long value shown",
+    "                           line by line (a file in a ConfigMap, JSON kept in a string,",
+    "                           a container's args; default 3, as helm-diff's -C)",
     "      --no-cache           render again even when the render cache has the answer",
     "      --cluster            also review the new side against a live cluster: a GET and",
     "                           a server-side apply with dryRun=All per object, as the",
@@ -40,6 +43,7 @@ export const diffCommand: Command<DiffReport> = {
     "show-bookkeeping": { type: "boolean" },
     "show-secrets": { type: "boolean" },
     "show-schema-fields": { type: "boolean" },
+    "context-lines": { type: "string", short: "C" },
     "no-cache": { type: "boolean" },
     ...CLUSTER_OPTIONS,
   },
@@ -57,6 +61,7 @@ export const diffCommand: Command<DiffReport> = {
       showSecrets: flag(args, "show-secrets"),
       showBookkeeping: flag(args, "show-bookkeeping"),
       showSchemaFields: flag(args, "show-schema-fields"),
+      ...(countOption(args, "context-lines") === undefined ? {} : { context: countOption(args, "context-lines") }),
       noCache: flag(args, "no-cache"),
     });
   },
