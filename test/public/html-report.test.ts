@@ -87,7 +87,7 @@ describe("the HTML review page of the web app's major bump", () => {
   });
 
   it("shows the Deployment's replacement and what helm.v4.Chart does about it", async () => {
-    const deployment = opened.page.locator("section.chart[data-stack=prod] article.object.replace", { hasText: "Deployment.apps web/webapp" });
+    const deployment = opened.page.locator("section.chart[data-stack=prod] details.object.replace", { hasText: "Deployment.apps web/webapp" });
     await expect.poll(() => deployment.isVisible()).toBe(true);
     const note = deployment.getByRole("note");
     expect(await note.innerText()).toContain("Replaced for spec.selector.");
@@ -96,10 +96,10 @@ describe("the HTML review page of the web app's major bump", () => {
 
   it("hides replaced objects when their class is unticked, and other stacks when one is picked", async () => {
     const { page } = opened;
-    const replaced = page.locator("article.object.replace").first();
+    const replaced = page.locator("details.object.replace").first();
     await page.getByLabel("replaced").uncheck();
     expect(await replaced.isVisible()).toBe(false);
-    expect(await page.locator("article.object.update").first().isVisible()).toBe(true);
+    expect(await page.locator("details.object.update").first().isVisible()).toBe(true);
     await page.getByLabel("replaced").check();
     await page.getByLabel("Stack", { exact: true }).selectOption("dev");
     expect(await page.locator("section.chart[data-stack=prod]").isVisible()).toBe(false);
@@ -108,13 +108,40 @@ describe("the HTML review page of the web app's major bump", () => {
   });
 
   it("masks Secret values as every other format does", async () => {
-    const secret = opened.page.locator("article.object", { hasText: "Secret web/webapp-auth" }).first();
-    expect(await secret.innerText()).toMatch(/hidden, 24 bytes/);
+    const secret = opened.page.locator("details.object", { hasText: "Secret web/webapp-auth" }).first();
+    await secret.evaluate((details) => {
+      (details as HTMLDetailsElement).open = true;
+    });
+    expect(await secret.innerText()).toMatch(/hidden, 24 → 24 bytes/);
   });
 
-  it("has no serious or critical accessibility violation (axe-core)", async () => {
-    const violations = await axeViolations(opened.page);
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toStrictEqual([]);
+  it("lists every chart and stack in its contents, each link landing on its section, and each object has its anchor", async () => {
+    const { page } = opened;
+    const links = await page.locator("nav.toc a").evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).hash));
+    expect(links).toStrictEqual(["#chart--webapp--dev", "#chart--webapp--prod"]);
+    for (const hash of links) expect(await page.locator(`section${hash}`).count()).toBe(1);
+    const anchors = await page.locator("details.object a.anchor").evaluateAll((items) => items.map((a) => (a as HTMLAnchorElement).hash));
+    expect(anchors.length).toBeGreaterThan(4);
+    for (const hash of anchors) expect(await page.locator(`details${hash.replace(/\./g, "\\.")}`).count()).toBe(1);
+    expect(await page.locator("nav.toc").innerText()).toContain("webapp · prod 1.0.1 → 2.0.0: 3 updated, 1 replaced, 1 renamed; values contract");
+  });
+
+  it("folds each object in a <details>, open for a review this small, and shows a changed value's words marked", async () => {
+    const { page } = opened;
+    const service = page.locator("section.chart[data-stack=prod] details.object", { hasText: "Service web/webapp" });
+    expect(await service.getAttribute("open")).toBe("");
+    await service.locator("summary").click();
+    expect(await service.getAttribute("open")).toBeNull();
+    await service.locator("summary").click();
+    expect(await service.locator("pre.diff span.del del").allInnerTexts()).toStrictEqual(["8080"]);
+    expect(await service.locator("pre.diff span.add ins").allInnerTexts()).toStrictEqual(["80"]);
+    // What the engine does is said once, and never against the class.
+    expect(await service.locator("p.engine").innerText()).toBe("helm.v4.Chart updates it in place.");
+    expect(await service.innerText()).not.toMatch(/engine: /);
+  });
+
+  it("has no accessibility violation at all (axe-core)", async () => {
+    expect(await axeViolations(opened.page)).toStrictEqual([]);
   });
 
   it("keeps a screenshot as a test artifact", async () => {
@@ -122,6 +149,25 @@ describe("the HTML review page of the web app's major bump", () => {
     const path = join(ARTIFACTS, "diff-webapp-major.png");
     await opened.page.screenshot({ path, fullPage: true });
     expect((await readFile(path)).subarray(1, 4).toString()).toBe("PNG");
+  });
+});
+
+describe("the HTML review page without JavaScript", () => {
+  it("reads in full: the contents and anchors work, objects open and shut, and the filters that would do nothing are not shown", async () => {
+    const dir = await copyPlatformTo(join(work, "nojs"));
+    const file = join(dir, "report.html");
+    await writeFile(file, await formatReport(await diff(await projectOf(dir), { charts: ["webapp"], to: "2.0.0", stack: "prod" }), "html"));
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).toString());
+    expect(await page.locator("form#filters").isVisible()).toBe(false);
+    await page.locator("nav.toc a").first().click();
+    expect(new URL(page.url()).hash).toBe("#chart--webapp--prod");
+    const deployment = page.locator("details.object.replace", { hasText: "Deployment.apps web/webapp" });
+    expect(await deployment.getByRole("note").isVisible()).toBe(true);
+    await deployment.locator("summary").click();
+    expect(await deployment.getByRole("note").isVisible()).toBe(false);
+    await context.close();
   });
 });
 
@@ -135,7 +181,7 @@ describe("the HTML page of an upgrade", () => {
     const { page, consoleErrors, requests } = await open(file);
     expect([consoleErrors, requests]).toStrictEqual([[], []]);
     expect(await page.locator("header").innerText()).toContain("would upgrade: webapp 1.0.1 → 1.1.0");
-    expect(await page.locator("article.object.replace", { hasText: "ConfigMap web/webapp-config" }).isVisible()).toBe(true);
+    expect(await page.locator("details.object.replace", { hasText: "ConfigMap web/webapp-config" }).isVisible()).toBe(true);
     expect((await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical")).toStrictEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { diffReport } from "../../src/diff/report.js";
 import type { Finding } from "../../src/model/findings.js";
 import { formatMarkdown } from "../../src/report/diff-markdown.js";
 import { formatText } from "../../src/report/diff-text.js";
+import { SHOWN_LINES } from "../../src/report/diff-html.js";
 import { diffHtml, planHtml } from "../../src/report/html.js";
 import { planMarkdown, planText, type PlanReport, type PlanRow } from "../../src/report/plan.js";
 import { checkMarkdown, checkText, checkYaml, type CheckReport } from "../../src/report/check.js";
@@ -228,6 +229,29 @@ describe("a diff with every part", () => {
 
   it("prints in HTML", () => {
     golden("diff-everything.html", diffHtml(everything()));
+  });
+
+  it("keeps the HTML page bounded by object, not by value: long values and new objects cut at their line limits, with a note", () => {
+    const file = (prefix: string) => Array.from({ length: 5000 }, (_, i) => `${prefix} line ${i}`).join("\n");
+    const huge: ChartReport = {
+      ...everything().charts[0],
+      objects: [
+        // Too different to diff by line (more than the diff's bound), so both sides are shown, each cut.
+        object("update", "huge", { changes: [{ path: "data.file", op: "change", before: file("a"), after: file("b"), tags: [] }] }),
+        object("add", "big-new", {
+          body: { apiVersion: "v1", kind: "ConfigMap", data: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, "v"])) },
+        }),
+      ],
+    } as ChartReport;
+    const html = diffHtml(diffReport([huge]));
+    expect(SHOWN_LINES).toStrictEqual({ value: 200, object: 300 });
+    // Each side: "|-" and 5,000 lines, shown to the limit and one line saying how many more.
+    expect(html.match(/<span class="del">/g)).toHaveLength(SHOWN_LINES.value + 1);
+    expect(html.split("… 4801 more line(s): --format json has them all")).toHaveLength(3);
+    // The new object: apiVersion, kind, data: and 5,000 keys.
+    expect(html.match(/<span class="add">\+ {3}k\d+: v<\/span>/g)).toHaveLength(SHOWN_LINES.object - 3);
+    expect(html).toContain("… 4703 more line(s): --format json has them all");
+    expect(html.length).toBeLessThan(120_000);
   });
 
   it("keeps every chart, object and finding when markdown must be shortened", () => {
