@@ -65,7 +65,9 @@ function contents(charts: ChartReport[]): string {
       ...(findings > 0 ? [`${findings} policy finding(s)`] : []),
       ...(chart.live !== undefined ? ["live review"] : []),
     ];
-    return `<li><a href="#${anchor("chart", chart.chart, chart.stack)}">${esc(`${chart.chart} · ${chart.stack}`)}</a> <span class="muted">${esc(`${versions(chart)}: ${describeCounts(countActions(chart))}${extra.length === 0 ? "" : `; ${extra.join(", ")}`}`)}</span></li>`;
+    const summary = `${versions(chart)}: ${describeCounts(countActions(chart))}${extra.length === 0 ? "" : `; ${extra.join(", ")}`}`;
+    const link = `<a href="#${anchor("chart", chart.chart, chart.stack)}">${esc(`${chart.chart} · ${chart.stack}`)}</a>`;
+    return `<li>${link} <span class="muted">${esc(summary)}</span></li>`;
   });
   return `<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${items.join("")}</ol></nav>`;
 }

@@ -53,7 +53,8 @@ it("runs every chartroom command of the CI workflow on a pull request, with the 
   }
   const markdown = await readFile(join(dir, "chartroom-diff.md"), "utf8");
   expect(markdown).toContain("webapp");
-  expect(markdown).toContain('data.LOG_LEVEL: "info" → "debug"');
+  // The markdown's diff block: lines start with their sign, so GitHub colours them.
+  expect(markdown).toContain('-   data.LOG_LEVEL: "info"\n+   data.LOG_LEVEL: "debug"');
   const html = await readFile(join(dir, "chartroom-review.html"), "utf8");
   expect(html.toLowerCase().startsWith("<!doctype html>")).toBe(true);
 });
