@@ -10,7 +10,7 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** Progress for long work; goes to stderr on a terminal, never into the output. */
   progress: (line: string) => void;
-  /** Whether stdout is a terminal that takes colour (NO_COLOR unset). */
+  /** Whether stdout is a terminal (colour then, unless --color, NO_COLOR or FORCE_COLOR say otherwise: cli/output.ts). */
   colour: boolean;
 }
 
@@ -34,26 +34,35 @@ export interface Command<R extends AnyReport = AnyReport> {
   /** The report kinds it returns (for the formats it accepts). */
   reports: ReportKind[];
   run(project: Project, args: ParsedArgs, context: CliContext): Promise<R>;
-  /** 0 clean, 2 findings (changes, outdated, errors found); failures throw. */
+  /** 0 clean, 1 a problem the report names, 2 changes or findings (exit 2 only under --detailed-exitcode); failures throw. */
   exitCode(report: R, args: ParsedArgs): 0 | 1 | 2;
+  /** What fails the run whatever the flags (exit 2): `check`'s errors, what would stop a deploy. */
+  failed?(report: R): boolean;
 }
 
 /** Options every command takes. */
 export const COMMON_OPTIONS: NonNullable<ParseArgsConfig["options"]> = {
   config: { type: "string", short: "c" },
-  format: { type: "string", short: "o" },
-  output: { type: "string" },
+  output: { type: "string", short: "o" },
+  format: { type: "string" },
+  "output-file": { type: "string" },
+  color: { type: "string" },
   "no-color": { type: "boolean" },
+  "detailed-exitcode": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 
 export function commonHelp(formats: readonly Format[]): string[] {
   return [
-    "  -c, --config <file>   the config file (default: ./chartroom.config.ts)",
-    `  -o, --format <fmt>    ${formats.join(" | ")} (default: text)`,
-    "      --output <file>   write the report to a file instead of stdout",
-    "      --no-color        no colour (also when NO_COLOR is set or output is not a terminal)",
-    "  -h, --help            this help",
+    "  -c, --config <file>        the config file (default: ./chartroom.config.ts)",
+    `  -o, --output <format>      ${formats.join(" | ")} (default: text; --format is the same)`,
+    "      --output-file <file>   write the report to a file instead of stdout",
+    "      --color <when>         auto (colour on a terminal), always or never; FORCE_COLOR",
+    "                             and NO_COLOR are read too",
+    "      --detailed-exitcode    exit 2 when there are changes or findings (else 0), as",
+    "                             helmfile and terraform; what would fail a deploy exits 2",
+    "                             anyway",
+    "  -h, --help                 this help",
   ];
 }
 

@@ -6,6 +6,7 @@ import { FORMATS, formatsOf, type Format } from "../report/formats.js";
 import { painter } from "../report/paint.js";
 import { didYouMean } from "../util/nearest.js";
 import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedArgs } from "./command.js";
+import { colourOf, exitCodeFor, formatOf } from "./output.js";
 import { COMMANDS, topHelp, VERSION } from "./top.js";
 
 export interface RunResult {
@@ -25,6 +26,8 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
       new ChartroomError("USAGE", "name a command", { hint: `commands: ${Object.keys(COMMANDS).join(", ")} (chartroom --help says what each does)` }),
     );
   if (name === "--version" || name === "-v") return { output: VERSION, errors: "", exitCode: 0 };
+  if (name === "completion") return completion(rest);
+  if (name === "__complete") return { output: await namesToComplete(rest[0], context), errors: "", exitCode: 0 };
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined)
     return usageError(
@@ -37,9 +40,8 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
   try {
     const parsed = parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
     if (parsed.values.help === true) return { output: commandHelp(command, formats), errors: "", exitCode: 0 };
-    const format = (parsed.values.format ?? "text") as Format;
-    if (!formats.includes(format))
-      throw new ChartroomError("USAGE", `${command.name} does not print as ${String(format)}`, { hint: `--format ${formats.join(" | ")}` });
+    const format = formatOf(parsed.values, formats, command.name);
+    const colour = colourOf(parsed.values, format, context);
     const args: ParsedArgs = { values: parsed.values, positionals: parsed.positionals, format };
     // Loaded only now: `--help` and usage errors need none of it.
     const [{ openProject }, { formatReport }, { writeFileAtomic, useFileLimitOf }] = await Promise.all([
@@ -55,8 +57,6 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
       onProgress: context.progress,
     });
     const report = await command.run(project, args, context);
-    // Colour only for text on a terminal, and never when asked not to.
-    const colour = context.colour && parsed.values["no-color"] !== true && format === "text" && parsed.values.output === undefined;
     // --show-secrets asks for the values: only credentials in URLs are still cut. Otherwise every
     // string of the report is scrubbed before any format escapes it, and the text once more after.
     const reveal = parsed.values["show-secrets"] === true;
@@ -66,14 +66,43 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
       summary: parsed.values.summary === true,
     });
     const text = reveal ? stripUserInfo(formatted) : redact(formatted);
-    const exitCode = command.exitCode(report, args);
-    const output = parsed.values.output as string | undefined;
+    const exitCode = exitCodeFor(command, report, args);
+    const output = parsed.values["output-file"] as string | undefined;
     if (output === undefined) return { output: text, errors: "", exitCode };
     const path = resolve(context.cwd, output);
     await writeFileAtomic(path, text.endsWith("\n") ? text : `${text}\n`);
     return { output: `wrote ${relative(context.cwd, path) || path}`, errors: "", exitCode };
   } catch (error) {
     return failure(error, command, formats);
+  }
+}
+
+/** `chartroom completion bash|zsh|fish`: the script to source. */
+async function completion(rest: string[]): Promise<RunResult> {
+  const { completionScript, SHELLS } = await import("./completion.js");
+  if (rest[0] === "--help" || rest[0] === "-h" || rest.length !== 1)
+    return rest.length === 1
+      ? {
+          output: `usage: chartroom completion ${SHELLS.join(" | ")}\n\nPrints a shell completion script: source <(chartroom completion bash)`,
+          errors: "",
+          exitCode: 0,
+        }
+      : usageError(new ChartroomError("USAGE", "name a shell", { hint: `chartroom completion ${SHELLS.join(" | ")}` }));
+  try {
+    return { output: (await completionScript(rest[0] ?? "")).trimEnd(), errors: "", exitCode: 0 };
+  } catch (error) {
+    return ChartroomError.isInstance(error) ? usageError(error) : { output: "", errors: String(error), exitCode: 1 };
+  }
+}
+
+/** What a completion script asks while completing: the platform's chart keys or stack names, nothing when there is no platform. */
+async function namesToComplete(what: string | undefined, context: CliContext): Promise<string> {
+  try {
+    const { openProject } = await import("../project/project.js");
+    const { config } = await openProject({ dir: context.cwd, env: context.env });
+    return (what === "stacks" ? config.stacks.map((stack) => stack.name) : config.charts.map((chart) => chart.key)).join("\n");
+  } catch {
+    return "";
   }
 }
 
@@ -108,7 +137,7 @@ function argsError(error: unknown, command: Command, formats: readonly Format[])
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     return new ChartroomError("USAGE", message.replace(/\.$/, "").replace(/^Option /, "option "), {
-      hint: option === "--format" || option === "-o" ? `--format ${formats.join(" | ")}` : help,
+      hint: option === "--format" || option === "-o" || option === "--output" ? `-o ${formats.join(" | ")}` : help,
     });
   }
   return new ChartroomError("USAGE", message.split("\n")[0]?.replace(/\.$/, "") ?? message, { hint: help });

@@ -3,6 +3,7 @@ import { releaseAllNow } from "../store/writer-lock.js";
 import { killAllNow } from "../util/children.js";
 import { abandonWritesNow } from "../util/fs.js";
 import { removeAllNow } from "../util/temp.js";
+import { logProgress } from "./progress.js";
 import { runCli } from "./run.js";
 
 // With cli/main.ts, the one place that prints and exits: every command but
@@ -33,14 +34,11 @@ for (const [signal, code] of [
 }
 
 export async function start(argv: string[]): Promise<void> {
-  const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   const result = await runCli(argv, {
     cwd: process.cwd(),
     env: process.env,
-    colour,
-    progress: (line) => {
-      if (process.stderr.isTTY) process.stderr.write(`\r\u001b[2K${line}`);
-    },
+    colour: process.stdout.isTTY === true,
+    progress: process.stderr.isTTY ? (line) => process.stderr.write(`\r\u001b[2K${line}`) : logProgress(Date.now()),
   });
   if (process.stderr.isTTY) process.stderr.write("\r\u001b[2K");
   if (result.output !== "") process.stdout.write(`${result.output}\n`);

@@ -55,7 +55,9 @@ export function topHelp(): string {
     "commands:",
     ...Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`),
     "",
-    "Run `chartroom <command> --help` for a command's options.",
-    "Exit codes: 0 clean, 1 failure, 2 findings (outdated charts, changes).",
+    "Run `chartroom <command> --help` for a command's options;",
+    "`chartroom completion bash|zsh|fish` prints a shell completion script.",
+    "Exit codes: 0 clean, 1 failure, 2 what would fail a deploy (check's errors), and with",
+    "--detailed-exitcode changes or findings (outdated charts, a diff), as helmfile.",
   ].join("\n");
 }

@@ -25,6 +25,7 @@ import { valuesLayers } from "./values-files.js";
 import type { ArchiveTarget } from "./archives.js";
 import { lockedDigests } from "../lockfile/images.js";
 import { renderFor } from "./rendering.js";
+import { splitExtra, withFlags } from "../values/layers.js";
 import { requirePin, stackName } from "./select.js";
 
 /** The platform's policies/ folder: settings from its YAML files, custom rules from its TypeScript files. */
@@ -179,7 +180,9 @@ export async function policyChart(
   extra: readonly ValuesLayer[] = [],
 ): Promise<PolicyChart> {
   const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
-  const layers = await valuesLayers(project, spec.key, stack?.name);
+  // The rules over values see what helm got: the platform's files, then what was given beside them.
+  const given = splitExtra(extra);
+  const layers = withFlags([...(await valuesLayers(project, spec.key, stack?.name)), ...given.files], given.flags);
   const chart: PolicyChart = {
     key: spec.key,
     engine: engineOf(spec, project.lock?.charts[spec.key]) ?? UNLOCKED_ENGINE,
@@ -307,10 +310,14 @@ function todayOf(env: NodeJS.ProcessEnv): string {
  * crash; the stack's rules then do not run, since a rule missing one chart's
  * objects would report false findings on the others.
  */
-export async function stackFindings(project: Project, stack: StackSpec | undefined): Promise<Finding[]> {
+export async function stackFindings(
+  project: Project,
+  stack: StackSpec | undefined,
+  extra?: { chart: string; values: readonly ValuesLayer[] },
+): Promise<Finding[]> {
   const name = stackName(stack);
   const rendered = await mapLimit(project.config.charts, 8, (spec) =>
-    policyChart(project, spec, stack).then(
+    policyChart(project, spec, stack, undefined, spec.key === extra?.chart ? extra.values : []).then(
       (chart) => ({ chart }),
       (error: unknown) => {
         if (ChartroomError.isInstance(error) && error.code === "HELM_FAILED") return { failed: { key: spec.key, error } };

@@ -10,6 +10,7 @@ import { templatesChange, templatesReadClock } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
+import { splitExtra, withFlags } from "../values/layers.js";
 import { pinObjects, type Unpinned } from "../images/pin.js";
 import { sha256Digest } from "../util/hash.js";
 import { stableStringify } from "../util/json.js";
@@ -101,6 +102,9 @@ export async function renderInputsKey(project: Project, request: RenderRequest):
 async function renderInput(project: Project, request: RenderRequest, digest: string): Promise<RenderInput> {
   const { spec, stack } = request;
   const layers = await valuesLayers(project, spec.key, stack?.name);
+  // A --set that helm would refuse over these values files (a.b=1 where a is text) is refused here, in chartroom's words.
+  const { files, flags } = splitExtra(request.extra ?? []);
+  withFlags([...layers, ...files], flags);
   return inputOf(project, request, { path: project.store.pathOf(digest), digest }, `${spec.key}-${targetVersion(request.target)}`, layers);
 }
 

@@ -45,7 +45,13 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
   const dir = await makeTempDir("values");
   try {
     const files: string[] = [];
+    const flags: string[] = [];
     for (const [i, layer] of request.values.entries()) {
+      // A --set flag goes to helm as one, so helm types its values itself (after every values file, whatever the order).
+      if (layer.flag !== undefined) {
+        flags.push(`--${layer.flag.option}`, layer.flag.arg);
+        continue;
+      }
       const file = join(dir, `${i}.yaml`);
       await writeFile(file, layer.text, { mode: 0o600 }).catch((error: unknown) => {
         throw writeError(error, file, "a temporary values file for helm", "set TMPDIR to a writable folder with space");
@@ -59,6 +65,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
     for (const api of request.apiVersions) args.push("--api-versions", api);
     for (const file of files) args.push("--values", file);
+    args.push(...flags);
     const timeoutMs = request.timeoutMs ?? 120_000;
     const result = await run(request.helm.path, args, { timeoutMs }).catch((error: unknown) => {
       throw helmDidNotRun(request, error, timeoutMs);
@@ -127,9 +134,13 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
   // Helm continues some errors on the next lines (schema violations, one per line).
   const more = first === -1 ? [] : lines.slice(first + 1, first + 11).map((line) => `helm: ${cut(line.trim(), MAX_LINE)}`);
   const place = TEMPLATE_PLACE.exec(message);
-  const shownArgs = args.map((arg) => {
+  const fileLayers = request.values.filter((layer) => layer.flag === undefined);
+  const flagArgs = new Set(request.values.flatMap((layer) => (layer.flag === undefined ? [] : [layer.flag.arg])));
+  const shownArgs = args.map((arg, at) => {
+    // A --set's text may hold a password: its option is named, never its text.
+    if (flagArgs.has(arg) && args[at - 1]?.startsWith("--set")) return "<given on the command line>";
     const index = files.indexOf(arg);
-    return index === -1 ? arg : `<values: ${request.values[index]?.name ?? "layer"}>`;
+    return index === -1 ? arg : `<values: ${fileLayers[index]?.name ?? "layer"}>`;
   });
   return new ChartroomError("HELM_FAILED", `helm template failed for ${request.label}: ${message}`, {
     place: {

@@ -39,7 +39,9 @@ export interface RightsSection {
 
 /** A file position, else the object; a values finding with neither is about a chart default; a chart-wide finding has none. */
 function where(found: Finding): string {
-  if (found.position !== undefined) return `${found.position.file}:${found.position.line}:${found.position.column}`;
+  // Line 0: a place with no lines, such as a --set flag.
+  if (found.position !== undefined)
+    return found.position.line === 0 ? found.position.file : `${found.position.file}:${found.position.line}:${found.position.column}`;
   return found.object ?? (found.path !== undefined ? "(chart default)" : "");
 }
 

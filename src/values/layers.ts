@@ -7,8 +7,10 @@ import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
 import { secretStrings } from "./secret-keys.js";
+import { flagValues, orderedFlags, valuesWithFlags } from "./set-flags.js";
 
 export interface Position {
+  /** A file, or a command-line option (`--set`) with line and column 0. */
   file: string;
   line: number;
   column: number;
@@ -152,4 +154,34 @@ export function positionOf(layers: readonly ParsedLayer[], path: readonly (strin
  */
 export function rememberSecretLooking(value: unknown): void {
   for (const text of secretStrings(value)) rememberSecret(text);
+}
+
+/**
+ * Values files and `--set` flags as Helm ends up with them: the files, then
+ * one layer holding the user's values after every flag (parsed into the
+ * files' values, in Helm's order), whose positions name the flag for the
+ * keys a flag sets and leave every other key to its file.
+ */
+export function withFlags(files: readonly ParsedLayer[], flags: readonly ValuesLayer[]): ParsedLayer[] {
+  if (flags.length === 0) return [...files];
+  const values = valuesWithFlags([...files, ...flags], (layer) => layer.values ?? {});
+  const positions = new Map<string, Position>();
+  for (const flag of orderedFlags(flags)) {
+    const walk = (value: unknown, path: (string | number)[]): void => {
+      if (path.length > 0) positions.set(pathKey(path), { file: `--${flag.option}`, line: 0, column: 0 });
+      if (Array.isArray(value)) for (const [index, item] of value.entries()) walk(item, [...path, index]);
+      else if (isRecord(value)) for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
+    };
+    walk(flagValues(flag), []);
+  }
+  const name = [...new Set(orderedFlags(flags).map((flag) => `--${flag.option}`))].join(", ");
+  return [...files, { name, text: JSON.stringify(values), values, positions: () => positions }];
+}
+
+/** Values given beside the platform's files (`-f`, `--set`…): the files parsed into layers, the flags as they are. */
+export function splitExtra(extra: readonly ValuesLayer[]): { files: ParsedLayer[]; flags: ValuesLayer[] } {
+  return {
+    files: extra.filter((layer) => layer.flag === undefined).flatMap((layer) => parseValuesFile(layer.name, layer.text)),
+    flags: extra.filter((layer) => layer.flag !== undefined),
+  };
 }

@@ -6,6 +6,9 @@ import type { CheckReport } from "../report/check.js";
 import { mapLimit } from "../util/pool.js";
 import { checkValues, type ValuesFinding } from "../values/check.js";
 import { SchemaCache } from "../values/schema.js";
+import { splitExtra, withFlags } from "../values/layers.js";
+import { ChartroomError } from "../errors/index.js";
+import type { ValuesLayer } from "../model/values.js";
 import { offlineRefusal } from "../engine/offline.js";
 import { archiveFor, contractFor, inspectionOf } from "../project/archives.js";
 import { stackFindings, startPolicies } from "../project/policies.js";
@@ -34,6 +37,8 @@ export interface CheckOptions {
    * Role that lets it; `{}`: the cluster the stack names in the config.
    */
   cluster?: Partial<ClusterRef>;
+  /** Values above the platform's for one chart (`charts` names it): `-f` files and `--set` flags, as `render` takes them. */
+  values?: readonly ValuesLayer[];
 }
 
 export async function check(project: Project, options: CheckOptions = {}): Promise<CheckReport> {
@@ -41,6 +46,12 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
   const schemas = new SchemaCache();
   const charts = selectCharts(project, options.charts);
   const stacks = stacksFor(project, options.stack);
+  const extra = options.values ?? [];
+  if (extra.length > 0 && charts.length !== 1)
+    throw new ChartroomError("USAGE", "values on the command line (--values, --set…) are for one chart", {
+      hint: "name the chart they are for: chartroom check <chart> --set key=value",
+    });
+  const given = splitExtra(extra);
   const values = await mapLimit(charts, 8, async (spec) => {
     const pin = requirePin(project, spec);
     const contract = await contractFor(project, spec, { pin });
@@ -58,7 +69,7 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
         hint: "deploy it with a provider that reaches the cluster, or pin a version that accepts v1.20",
       });
     for (const stack of stacks) {
-      const layers = await valuesLayers(project, spec.key, stack?.name);
+      const layers = withFlags([...(await valuesLayers(project, spec.key, stack?.name)), ...given.files], given.flags);
       found.push(...checkValues({ chart: spec.key, stack: stackName(stack), contract, layers, schemas }).findings);
     }
     project.progress(`checked ${spec.key}`);
@@ -69,7 +80,8 @@ export async function check(project: Project, options: CheckOptions = {}): Promi
   const policies: Finding[] = [];
   for (const stack of stacks) {
     project.progress(`policies for stack ${stackName(stack)}`);
-    policies.push(...(await stackFindings(project, stack)).filter((found) => keys.has(found.chart)));
+    const extraFor = charts.length === 1 && extra.length > 0 ? { chart: charts[0]?.key ?? "", values: extra } : undefined;
+    policies.push(...(await stackFindings(project, stack, extraFor)).filter((found) => keys.has(found.chart)));
   }
   const findings: Finding[] = [...(await unreadValuesFiles(project, options.strict === true ? "error" : "warning")), ...values.flat(), ...policies];
   const report: CheckReport = { report: "check", format: 1, checked: charts.length * stacks.length, findings, failed: false };

@@ -60,8 +60,8 @@ export async function diff(project: Project, options: DiffOptions = {}): Promise
     throw new ChartroomError("USAGE", "--to and --base do not go together", { hint: "compare versions with --to, or commits with --base" });
   }
   if ((options.values?.length ?? 0) > 0 && (options.to === undefined || options.charts?.length !== 1)) {
-    throw new ChartroomError("USAGE", "--values goes with --to and one chart", {
-      hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file>",
+    throw new ChartroomError("USAGE", "values on the command line (--values, --set…) go with --to and one chart", {
+      hint: "name the chart the values are for: chartroom diff <chart> --to <v> -f <file> --set key=value",
     });
   }
   const compare: CompareOptions = {

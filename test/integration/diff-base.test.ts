@@ -39,7 +39,7 @@ async function repository(): Promise<{ dir: string; base: string }> {
 describe("chartroom diff --base", () => {
   it("compares the repository at a ref with the working tree, per chart and stack", async () => {
     const { dir, base } = await repository();
-    const result = await cli(dir, ["diff", "--base", base, "--stack", "dev"]);
+    const result = await cli(dir, ["diff", "--base", base, "--stack", "dev", "--detailed-exitcode"]);
     expect(result.errors).toBe("");
     expect(result.exitCode).toBe(2);
     const text = result.output;
@@ -56,7 +56,7 @@ describe("chartroom diff --base", () => {
     const { dir, base } = await repository();
     const encoded = Buffer.from(PLANTED).toString("base64");
     for (const format of ["text", "json", "markdown"]) {
-      const result = await cli(dir, ["diff", "webapp", "--base", base, "--format", format]);
+      const result = await cli(dir, ["diff", "webapp", "--base", base, "--format", format, "--detailed-exitcode"]);
       expect(result.exitCode).toBe(2);
       expect(result.output).not.toContain(PLANTED);
       expect(result.output).not.toContain(encoded);
@@ -116,7 +116,7 @@ describe("chartroom diff --base on a one-file change", () => {
     const realHelm = await helm(4);
     const wrapper = join(dir, "counting-helm");
     await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${join(dir, "helm-calls.log")}"\nexec "${realHelm}" "$@"\n`, { mode: 0o755 });
-    const result = await cli(dir, ["diff", "--format", "json"], { HELM_BIN: wrapper });
+    const result = await cli(dir, ["diff", "--format", "json", "--detailed-exitcode"], { HELM_BIN: wrapper });
     expect(result.exitCode, result.errors).toBe(2);
     const report = JSON.parse(result.output);
     expect(report.charts.map((chart: { chart: string; stack: string }) => `${chart.chart} ${chart.stack}`)).toStrictEqual(["webapp dev"]);

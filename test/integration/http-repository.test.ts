@@ -77,7 +77,7 @@ describe("HTTP repository behaviour", () => {
   it("revalidates the index with If-None-Match and reuses the parsed copy on 304", async () => {
     const { server, platform } = await setup(4);
     await writeConfig(platform, { url: server.url, auth: AUTH }, { webapp: { repository: "remote", version: "^1.0.0", namespace: "web" } });
-    expect((await cli(platform, ["outdated"], ENV)).exitCode).toBe(2);
+    expect((await cli(platform, ["outdated", "--detailed-exitcode"], ENV)).exitCode).toBe(2);
     const second = await cli(platform, ["lock"], ENV);
     expect(second.exitCode).toBe(0);
     const indexRequests = server.requests.filter((r) => r.url === "/index.yaml");

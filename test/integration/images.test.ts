@@ -369,7 +369,7 @@ describe("images in review and policy", () => {
     await mkdir(join(dir, "values", "jobs"), { recursive: true });
     await writeFile(join(dir, "values", "jobs", "values.yaml"), 'tag: "1.1"\n');
     expect((await cli(dir, ["lock"], ENV)).exitCode).toBe(0);
-    const diffed = await cli(dir, ["diff", "--base", "HEAD", "--format", "json"], ENV);
+    const diffed = await cli(dir, ["diff", "--base", "HEAD", "--format", "json", "--detailed-exitcode"], ENV);
     expect(diffed.exitCode).toBe(2);
     const images = JSON.parse(diffed.output).charts[0].images;
     expect(images).toContainEqual({

@@ -94,7 +94,7 @@ describe("an OCI registry (distribution 2.8 on loopback, charts pushed by Helm 3
     const dir = await tempDir();
     await writeConfig(dir, { url: `oci://${registry.host}/charts`, plainHttp: true }, charts());
     await cli(dir, ["lock"]);
-    const outdated = await cli(dir, ["outdated"]);
+    const outdated = await cli(dir, ["outdated", "--detailed-exitcode"]);
     expect(outdated.exitCode).toBe(2);
     expect(outdated.output).toMatch(/webapp\s+1\.0\.1\s+1\.0\.1\s+2\.0\.0\s+major/);
     const plan = await cli(dir, ["plan"]);

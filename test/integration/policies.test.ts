@@ -183,7 +183,7 @@ describe("policies on the example platform", () => {
 describe("a broken variant of the example's webapp", () => {
   it("diff --to shows the findings the upgrade would add, naming objects and fields", async () => {
     const dir = await withBrokenWebapp();
-    const result = await cli(dir, ["diff", "webapp", "--to", "1.0.2", "--stack", "dev", "--format", "json"]);
+    const result = await cli(dir, ["diff", "webapp", "--to", "1.0.2", "--stack", "dev", "--format", "json", "--detailed-exitcode"]);
     expect(result.exitCode).toBe(2);
     const [chart] = JSON.parse(result.output).charts;
     expect(errors(chart.findings.added)).toStrictEqual(BROKEN);
@@ -193,7 +193,7 @@ describe("a broken variant of the example's webapp", () => {
 
   it("upgrade --dry-run names them too; once pinned, check fails with them and changes no file", async () => {
     const dir = await withBrokenWebapp();
-    const plan = await cli(dir, ["upgrade", "webapp", "--stack", "dev", "--dry-run"]);
+    const plan = await cli(dir, ["upgrade", "webapp", "--stack", "dev", "--dry-run", "--detailed-exitcode"]);
     expect(plan.exitCode).toBe(2);
     expect(plan.output).toContain("service-target-port");
     expect((await cli(dir, ["upgrade", "webapp"])).exitCode).toBe(0);

@@ -32,7 +32,7 @@ describe.each([3, 4] as const)("rendering with Helm %i", (major) => {
 
   it("shows what the web app's major bump does, object by object", async () => {
     const dir = await copyPlatform();
-    const result = await cli(dir, ["diff", "webapp", "--to", "2.0.0", "--stack", "prod"], await env());
+    const result = await cli(dir, ["diff", "webapp", "--to", "2.0.0", "--stack", "prod", "--detailed-exitcode"], await env());
     expect(result.errors).toBe("");
     expect(result.exitCode).toBe(2);
     expect(result.output).toContain("! Deployment.apps web/webapp REPLACE");

@@ -1,4 +1,6 @@
 import type { DiffReport } from "../../diff/model.js";
+import { liveStops } from "../../diff/report.js";
+import { VALUES_HELP, VALUES_OPTIONS } from "./values-options.js";
 import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterOption, countOption, flag, stringOption, type Command } from "../command.js";
 
 export const diffCommand: Command<DiffReport> = {
@@ -13,8 +15,8 @@ export const diffCommand: Command<DiffReport> = {
     "              working tree: the pull-request review (default: --base HEAD)",
     "",
     "      --stack <name>       one stack only",
-    "  -f, --values <file>      with --to and one chart: more values on both sides, as",
-    "                           values given in code in the Pulumi program are (repeatable)",
+    ...VALUES_HELP,
+    "                         (with --to and one chart; on both sides)",
     "      --show-bookkeeping   show helm.sh/chart, app.kubernetes.io/version and checksum/* changes",
     "      --show-secrets       show Secret values (hidden by default: only byte lengths)",
     "      --show-schema-fields list every changed field of a CRD's schema (over 12 in one",
@@ -32,14 +34,16 @@ export const diffCommand: Command<DiffReport> = {
     "",
     "Each object names the step its chart's engine takes (`step`): helm.v4.Chart's",
     "provider replaces ConfigMaps and Secrets whose data changes, among others.",
-    "Exit codes: 0 no changes, 2 changes, 1 failure. Changes that happen on every",
-    "render (random passwords, generated certificates) are shown but not counted.",
+    "Exit codes: 0, or with --detailed-exitcode 2 when something changed; 2 whatever the",
+    "flags when the live review finds what would stop the deploy; 1 on failure. Changes",
+    "that happen on every render (random passwords, generated certificates) are",
+    "shown but not counted.",
   ],
   options: {
     stack: { type: "string" },
     to: { type: "string" },
     base: { type: "string" },
-    values: { type: "string", short: "f", multiple: true },
+    ...VALUES_OPTIONS,
     "show-bookkeeping": { type: "boolean" },
     "show-secrets": { type: "boolean" },
     "show-schema-fields": { type: "boolean" },
@@ -66,4 +70,5 @@ export const diffCommand: Command<DiffReport> = {
     });
   },
   exitCode: (report) => (report.changed ? 2 : 0),
+  failed: (report) => report.charts.some((chart) => liveStops(chart.live)),
 };

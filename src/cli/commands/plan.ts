@@ -13,17 +13,18 @@ export const planCommand: Command<PlanReport> = {
     "For an outdated chart it renders the pin and the next version (wanted, else",
     "latest) for every stack and summarises the per-object diff.",
     "",
-    "      --detailed-exitcode  exit 2 when charts are outdated (and 0 only when all are current)",
+    "With --detailed-exitcode, exits 2 when a chart is outdated.",
+    "",
     "      --no-diff            skip rendering the next versions",
     "      --cluster            also review each next version against each stack's own",
     "                           cluster (stacks.<name>.cluster in the config), as diff --cluster",
   ],
-  options: { "detailed-exitcode": { type: "boolean" }, "no-diff": { type: "boolean" }, cluster: { type: "boolean" } },
+  options: { "no-diff": { type: "boolean" }, cluster: { type: "boolean" } },
   reports: ["plan"],
   run: async (project, args) =>
     (await import("../../workflows/plan.js")).plan(project, { charts: args.positionals, diff: !flag(args, "no-diff"), cluster: flag(args, "cluster") }),
-  exitCode(report, args) {
+  exitCode(report) {
     if (report.charts.some((row) => row.problems.length > 0)) return 1;
-    return report.charts.some((row) => row.outdated?.outdated === true) && flag(args, "detailed-exitcode") ? 2 : 0;
+    return report.charts.some((row) => row.outdated?.outdated === true) ? 2 : 0;
   },
 };

@@ -1,5 +1,6 @@
 import type { RenderReport } from "../../report/render.js";
 import { flag, stringOption, type Command } from "../command.js";
+import { VALUES_HELP, VALUES_OPTIONS } from "./values-options.js";
 
 export const renderCommand: Command<RenderReport> = {
   name: "render",
@@ -11,8 +12,7 @@ export const renderCommand: Command<RenderReport> = {
     "",
     "      --stack <name>     the stack (required when several are declared)",
     "      --version <v>      another version than the pin: exact, `wanted` or `latest`",
-    "  -f, --values <file>    more values above the platform's, as values given in code",
-    "                         in the Pulumi program are (repeatable; the last wins)",
+    ...VALUES_HELP,
     "      --summary          a table of the objects instead of YAML",
     "      --show-secrets     print Secret values",
     "      --no-cache         render again even when cached",
@@ -20,7 +20,7 @@ export const renderCommand: Command<RenderReport> = {
   options: {
     stack: { type: "string" },
     version: { type: "string" },
-    values: { type: "string", short: "f", multiple: true },
+    ...VALUES_OPTIONS,
     summary: { type: "boolean" },
     "show-secrets": { type: "boolean" },
     "no-cache": { type: "boolean" },
