@@ -1,12 +1,14 @@
 // Run before the tests (npm's pretest): installs or builds what the tests
 // need, and says exactly what to run where it may not.
-// - Debian's docker-registry for the OCI tests and chromium for the HTML report
-//   test (apt-get, as root; playwright's own browser download cannot work here);
+// - Debian's docker-registry for the OCI tests, chromium for the HTML report
+//   test (apt-get, as root; playwright's own browser download cannot work here),
+//   zsh and fish for the completion test (bash is there already);
 // - the real Pulumi engine, built from Go modules (engine/build.sh, cached);
 // - the Kubernetes control plane and kwok, built from Go modules (kube/build.sh,
 //   cached), over Debian's etcd;
 // - dist/, which the example Pulumi program imports as `chartroom/pulumi`;
-// - the oldest Node `engines` allows, for the consumer test (npm's node-<os>-<arch>).
+// - the oldest Node `engines` allows, for the consumer test (npm's node-<os>-<arch>);
+// - Renovate (RENOVATE_VERSION, from npm), which the preset test runs on the example.
 // Helm comes from dev dependencies.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -34,10 +36,12 @@ function aptInstall(packages: string[], why: string): void {
 const missing = [
   ["docker-registry", "docker-registry"],
   ["chromium", "chromium"],
+  ["zsh", "zsh"],
+  ["fish", "fish"],
 ]
   .filter(([command]) => !onPath(command as string))
   .map(([, pkg]) => pkg as string);
-if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry, the HTML report test chromium");
+if (missing.length > 0) aptInstall(missing, "the OCI tests need docker-registry, the HTML report test chromium, the completion test zsh and fish");
 
 // Prints progress on stderr; the second run only hashes go.sum and returns.
 const engine = spawnSync("bash", [resolve(root, "engine/build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
@@ -68,6 +72,22 @@ if (floor !== undefined) {
     execFileSync("tar", ["-xzf", tarball, "-C", dir, "--strip-components=1", "package/bin/node"]);
     rmSync(tarball);
   }
+}
+
+// The Renovate the preset test runs (renovate/chartroom.json): the last major that runs on Node 20.
+// Its install scripts are skipped: RE2's native build (Renovate then uses JavaScript's RegExp; the
+// unit test holds the preset's patterns to RE2's syntax with re2js).
+const RENOVATE_VERSION = "39.100.0";
+const renovateDir = resolve(root, ".cache/test", `renovate-${RENOVATE_VERSION}`);
+if (!existsSync(resolve(renovateDir, "node_modules/.bin/renovate"))) {
+  process.stderr.write(`installing renovate ${RENOVATE_VERSION} for the preset test (npm, about 2 minutes the first time)…\n`);
+  mkdirSync(renovateDir, { recursive: true });
+  const installed = spawnSync(
+    "npm",
+    ["install", `renovate@${RENOVATE_VERSION}`, "--prefix", renovateDir, "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", "--loglevel=error"],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  if (installed.status !== 0) fail(`the preset test needs Renovate: \`npm install renovate@${RENOVATE_VERSION} --prefix ${renovateDir}\` failed (see above).`);
 }
 
 function nodeFloor(): { version: string; pkg: string } | undefined {

@@ -132,6 +132,12 @@ export const CATALOGUE = {
   LOCK_TOO_NEW: { exit: 1, meaning: "charts.lock.json was written by a newer chartroom", hint: "upgrade chartroom (npm install chartroom@latest)" },
   LOCK_MISSING: { exit: 1, meaning: "a chart is not pinned, or its pinned archive is not where it should be", hint: "run `chartroom lock`" },
   LOCK_STALE: { exit: 1, meaning: "charts.lock.json no longer fits the declarations", hint: "run `chartroom lock` and commit charts.lock.json" },
+  RANGE_NOT_MOVED: {
+    exit: 1,
+    meaning:
+      "`upgrade --to` names a version outside the chart's range, and the range cannot be rewritten to take it (a range of another shape than an exact version, ^, ~ or x, or one not written as one string in the config)",
+    hint: "write a range that takes the version in chartroom.config.ts, then run `chartroom lock <chart>`",
+  },
   LOCK_BUSY: { exit: 1, meaning: "another chartroom is writing this platform's lock", hint: "wait for it to finish, then run the command again" },
   HELM_NOT_FOUND: {
     exit: 1,

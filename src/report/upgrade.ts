@@ -8,6 +8,8 @@ export interface UpgradeMove {
   chart: string;
   from: string;
   to: string;
+  /** `upgrade --to` outside the declared range: the range in the config, before and after (rewritten there). */
+  range?: { from: string; to: string };
 }
 
 /**
@@ -28,7 +30,10 @@ export interface UpgradeReport {
 
 function headline(report: UpgradeReport): string {
   if (report.moves.length === 0) return "every chart is on the highest version its range allows";
-  return `${report.written ? "upgraded" : "would upgrade"}: ${report.moves.map((move) => `${move.chart} ${move.from} → ${move.to}`).join(", ")}`;
+  const moves = report.moves.map(
+    (move) => `${move.chart} ${move.from} → ${move.to}${move.range === undefined ? "" : ` (range "${move.range.from}" → "${move.range.to}" in the config)`}`,
+  );
+  return `${report.written ? "upgraded" : "would upgrade"}: ${moves.join(", ")}`;
 }
 
 function notes(report: UpgradeReport): string {

@@ -15,11 +15,18 @@ import { lockHeld } from "./lock.js";
 import type { Project } from "../project/project.js";
 import { requirePin, selectCharts, sourceOf, stackName, stacksFor } from "../project/select.js";
 import { settleAll } from "../util/pool.js";
+import type { ChartSpec } from "../config/types.js";
+import { meetsConstraint } from "../util/helm-range.js";
+import { retargetRange } from "../versions/retarget.js";
+import { versionTarget } from "../project/compare.js";
+import { rewriteRanges } from "../project/config-ranges.js";
+
+/** One move with the exact version listed when it was planned. */
+type PlannedMove = UpgradeMove & { version: ChartVersion };
 
 /** An upgrade worked out and not applied: apply it as it is with `applyUpgrade`. */
 export interface UpgradePlan {
-  /** Each move with the exact version listed when it was planned. */
-  moves: (UpgradeMove & { version: ChartVersion })[];
+  moves: PlannedMove[];
   notes: string[];
   charts: ChartReport[];
 }
@@ -41,6 +48,13 @@ export interface UpgradeOptions {
    * right or kind) is then not written. `{}`: the stack's cluster in the config.
    */
   cluster?: Partial<ClusterRef>;
+  /**
+   * Move to this version rather than the highest in range: an exact version
+   * (one chart), `wanted` or `latest`. Outside the declared range, applying
+   * the plan rewrites the range in chartroom.config.ts to take it, written
+   * as it was (`~1.0.0` → `~2.0.0`): what a bot's pull request needs.
+   */
+  to?: string;
 }
 
 export async function planUpgrade(project: Project, options: UpgradeOptions = {}): Promise<UpgradePlan> {
@@ -48,18 +62,16 @@ export async function planUpgrade(project: Project, options: UpgradeOptions = {}
   const stacks = stacksFor(project, options.stack);
   const plan: UpgradePlan = { moves: [], notes: [], charts: [] };
   const live = options.cluster === undefined ? undefined : await liveReviewer(project, stacks, options.cluster);
-  for (const spec of selectCharts(project, options.charts)) {
+  const specs = selectCharts(project, options.charts);
+  if (options.to !== undefined && !["wanted", "latest"].includes(options.to) && specs.length !== 1)
+    throw new ChartroomError("USAGE", `--to ${options.to} names one chart's version`, { hint: "name the chart: chartroom upgrade <chart> --to <version>" });
+  for (const spec of specs) {
     const pin = requirePin(project, spec);
-    const versions = await sourceOf(project, spec).listVersions(spec.chart);
-    const wanted = highestInRange(versions, spec.range, spec.prerelease);
-    const latest = latestVersion(versions, spec.prerelease);
-    if (latest !== undefined && (wanted === undefined || semver.gt(latest.version, wanted.version))) {
-      plan.notes.push(
-        `${spec.key}: ${latest.version} is outside "${spec.range}"; change charts.${spec.key}.version to take it (see \`chartroom diff ${spec.key} --to latest\`)`,
-      );
-    }
-    if (wanted === undefined || !semver.gt(wanted.version, pin.version)) continue;
-    plan.moves.push({ chart: spec.key, from: pin.version, to: wanted.version, version: wanted });
+    const move =
+      options.to === undefined ? await nextInRange(project, spec, pin.version, plan.notes) : await moveTo(project, spec, pin.version, options.to, plan.notes);
+    if (move === undefined) continue;
+    plan.moves.push(move);
+    const wanted = move.version;
     for (const stack of stacks) {
       project.progress(`rendering ${spec.key} ${pin.version} and ${wanted.version} for ${stackName(stack)}`);
       plan.charts.push(
@@ -102,7 +114,15 @@ export async function applyUpgrade(project: Project, plan: UpgradePlan): Promise
   // Checked against the lock as it is once this run is its only writer.
   return whileWriting(project, "chartroom upgrade", async () => {
     checkMoves(project, plan);
-    await lockHeld(project, { versions: new Map(plan.moves.map((move) => [move.chart, move.version])) });
+    const ranges = new Map(plan.moves.flatMap((move) => (move.range === undefined ? [] : [[move.chart, move.range] as const])));
+    // The config first (its ranges are what the lock records), put back as it was if the lock cannot be written.
+    const restore = ranges.size === 0 ? undefined : await rewriteRanges(project, ranges);
+    try {
+      await lockHeld(project, { versions: new Map(plan.moves.map((move) => [move.chart, move.version])) });
+    } catch (error) {
+      await restore?.();
+      throw error;
+    }
     return upgradeReport(plan, true);
   });
 }
@@ -119,11 +139,44 @@ function checkMoves(project: Project, plan: UpgradePlan): void {
   }
 }
 
+/** The highest version in range when it is newer than the pin; a newer one outside the range is a note. */
+async function nextInRange(project: Project, spec: ChartSpec, pinned: string, notes: string[]): Promise<PlannedMove | undefined> {
+  const versions = await sourceOf(project, spec).listVersions(spec.chart);
+  const wanted = highestInRange(versions, spec.range, spec.prerelease);
+  const latest = latestVersion(versions, spec.prerelease);
+  if (latest !== undefined && (wanted === undefined || semver.gt(latest.version, wanted.version))) {
+    notes.push(
+      `${spec.key}: ${latest.version} is outside "${spec.range}"; \`chartroom upgrade ${spec.key} --to ${latest.version}\` moves the range too (see \`chartroom diff ${spec.key} --to latest\`)`,
+    );
+  }
+  if (wanted === undefined || !semver.gt(wanted.version, pinned)) return undefined;
+  return { chart: spec.key, from: pinned, to: wanted.version, version: wanted };
+}
+
+/** The version `--to` names, and the range that takes it when the declared one does not. */
+async function moveTo(project: Project, spec: ChartSpec, pinned: string, to: string, notes: string[]): Promise<PlannedMove | undefined> {
+  const version = await versionTarget(project, spec, to);
+  if (version.version === pinned) {
+    notes.push(`${spec.key} is pinned at ${pinned} already`);
+    return undefined;
+  }
+  const move = { chart: spec.key, from: pinned, to: version.version, version };
+  if (meetsConstraint(version.version, spec.range, spec.prerelease)) return move;
+  const range = retargetRange(spec.range, version.version, spec.prerelease);
+  if (range === undefined) {
+    throw new ChartroomError("RANGE_NOT_MOVED", `${spec.key} ${version.version} is outside "${spec.range}", a range chartroom does not rewrite`, {
+      place: { file: project.config.file, key: `charts.${spec.key}.version`, chart: spec.key },
+      hint: `write a range that takes ${version.version} in charts.${spec.key}.version (chartroom rewrites an exact version, ^, ~ and x ranges), then run \`chartroom lock ${spec.key}\``,
+    });
+  }
+  return { ...move, range: { from: spec.range, to: range } };
+}
+
 export function upgradeReport(plan: UpgradePlan, written: boolean): UpgradeReport {
   return {
     report: "upgrade",
     format: 1,
-    moves: plan.moves.map(({ chart, from, to }) => ({ chart, from, to })),
+    moves: plan.moves.map(({ chart, from, to, range }) => ({ chart, from, to, ...(range === undefined ? {} : { range }) })),
     notes: plan.notes,
     written,
     diff: diffReport(plan.charts),

@@ -170,9 +170,10 @@ describe("bad input leaves every file as it was", () => {
 });
 
 describe("chartroom outdated", () => {
-  it("shows current, wanted, latest and update type, exiting 2", async () => {
+  it("shows current, wanted, latest and update type, exiting 2 with --detailed-exitcode (0 without)", async () => {
     const dir = await copyPlatform();
-    const result = await cli(dir, ["outdated"]);
+    expect((await cli(dir, ["outdated"])).exitCode).toBe(0);
+    const result = await cli(dir, ["outdated", "--detailed-exitcode"]);
     expect(result.exitCode).toBe(2);
     expect(result.output).toMatch(/webapp\s+1\.0\.1\s+1\.0\.1\s+2\.0\.0\s+major\s+file:\/\/\.\/charts/);
     expect(result.output).toMatch(/ledger\s+0\.1\.0\s+0\.1\.0\s+0\.2\.0\s+minor/);
@@ -260,7 +261,7 @@ describe("command line", () => {
     const xml = await cli(ROOT, ["outdated", "--format", "xml"]);
     expect([xml.exitCode, xml.errors.split("\n").slice(0, 2)]).toStrictEqual([
       1,
-      ["error USAGE: outdated does not print as xml", "  hint: --format text | json | markdown"],
+      ["error USAGE: outdated does not print as xml", "  hint: -o text | json | markdown"],
     ]);
     const html = await cli(ROOT, ["check", "--format", "html"]);
     expect([html.exitCode, html.errors.split("\n")[0]]).toStrictEqual([1, "error USAGE: check does not print as html"]);
@@ -344,7 +345,7 @@ describe("chartroom upgrade", () => {
   it("reports what the move to the highest version in range does, and writes nothing with --dry-run", async () => {
     const dir = await platformWithNewReleases();
     const before = await snapshot(dir, ["charts.lock.json"]);
-    const result = await cli(dir, ["upgrade", "--dry-run"]);
+    const result = await cli(dir, ["upgrade", "--dry-run", "--detailed-exitcode"]);
     expect(result.errors).toBe("");
     expect(result.exitCode).toBe(2);
     expect(result.output).toContain("webapp · stack default · helm.v4.Chart · 1.0.0 → 1.0.1");
@@ -352,7 +353,7 @@ describe("chartroom upgrade", () => {
       'spec.template.spec.containers[name=web].image: "registry.example.test/webapp:1.4.0" → "registry.example.test/webapp:1.4.1"',
     );
     expect(result.output).toContain("would upgrade: webapp 1.0.0 → 1.0.1");
-    expect(result.output).toContain('note: webapp: 2.0.0 is outside "~1.0.0"; change charts.webapp.version to take it');
+    expect(result.output).toContain('note: webapp: 2.0.0 is outside "~1.0.0"; `chartroom upgrade webapp --to 2.0.0` moves the range too');
     expect(await snapshot(dir, ["charts.lock.json"])).toStrictEqual(before);
   });
 
