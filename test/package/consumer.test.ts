@@ -61,6 +61,8 @@ describe("the packed package", () => {
     expect(files).toContain("package/LICENSE");
     expect(files).toContain("package/bin/chartroom.js");
     expect(files).toContain("package/dist/policy/data/kubernetes-fields.json");
+    // The Renovate preset the README tells users to copy.
+    expect(files).toContain("package/renovate/chartroom.json");
     const manifest = JSON.parse((await run("tar", ["xzfO", packed, "package/package.json"])).stdout) as {
       exports: Record<string, { import: { types: string; default: string }; require: { types: string; default: string } } | string>;
       scripts: Record<string, string>;
