@@ -29,7 +29,7 @@ const CLI = process.env.CHARTROOM_BENCH_CLI ?? join(ROOT, "dist", "cli", "main.j
 const KUBE = "1.34.4";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-interface Chart {
+export interface Chart {
   key: string;
   chart: string;
   namespace: string;
@@ -38,7 +38,7 @@ interface Chart {
 }
 
 /** A platform folder: the charts in a file:// repository, the config, one values file per chart, locked. */
-async function platform(dir: string, charts: Chart[], helm: string): Promise<void> {
+export async function platform(dir: string, charts: Chart[], helm: string): Promise<void> {
   await mkdir(join(dir, "charts"), { recursive: true });
   for (const chart of charts) {
     for (const [i, data] of chart.versions.entries()) await writeFile(join(dir, "charts", `${chart.chart}-${i + 1}.0.0.tgz`), data);

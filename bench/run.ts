@@ -16,6 +16,7 @@ import { benchPlatformScale } from "./platform-scale.js";
 import { benchPolicies } from "./policies.js";
 import { benchPublicApi } from "./public-api.js";
 import { benchRenderDiff } from "./render-diff.js";
+import { benchReportSizes } from "./report-sizes.js";
 
 const cacheRoot = join(import.meta.dirname, "..", ".cache", "bench");
 const only = process.argv.slice(2);
@@ -34,6 +35,7 @@ const benches: Record<string, () => Promise<Record<string, string | number>>> = 
   "live-review": () => benchLiveReview(cacheRoot),
   "image-lock": () => benchImageLock(cacheRoot),
   peers: () => benchPeers(cacheRoot),
+  "report-sizes": () => benchReportSizes(),
 };
 
 /** Pulumi's mock state is global to a process: the deploy benchmark gets its own. */
