@@ -73,7 +73,7 @@ export function formatReport(report: AnyReport, format: Format, options: FormatO
   if (format === "json") return JSON.stringify(report, null, 2);
   const renderer = (RENDERERS[report.report] as Renderers<AnyReport>)[format];
   if (renderer === undefined || !formatsOf(report.report).includes(format)) {
-    throw new ChartroomError("USAGE", `${report.report} does not print as ${format}`, { hint: `--format ${formatsOf(report.report).join(" | ")}` });
+    throw new ChartroomError("USAGE", `${report.report} does not print as ${format}`, { hint: `-o ${formatsOf(report.report).join(" | ")}` });
   }
   return renderer(report, { paint: options.paint ?? plain, cwd: options.cwd ?? process.cwd(), summary: options.summary ?? false });
 }

@@ -29,7 +29,21 @@ describe("chartroom diff --cluster, against a real API server", () => {
   const review = async (chart: string, options: { to?: string; as?: "admin" | "deployer" } = {}): Promise<{ outcome: Outcome; live: LiveSection }> => {
     const to = options.to ?? pins[chart]?.version ?? "";
     const values = chart === "webapp" ? ["-f", "code-values.yaml"] : [];
-    const args = ["diff", chart, "--to", to, "--stack", "dev", ...values, "--format", "json", "--cluster", "--kubeconfig", cluster.kubeconfigFile(options.as)];
+    const args = [
+      "diff",
+      chart,
+      "--to",
+      to,
+      "--stack",
+      "dev",
+      ...values,
+      "--format",
+      "json",
+      "--cluster",
+      "--kubeconfig",
+      cluster.kubeconfigFile(options.as),
+      "--detailed-exitcode",
+    ];
     const outcome = await project.chartroom(args);
     if (outcome.code === 1) throw new Error(`chartroom ${args.join(" ")} failed:\n${outcome.stderr}`);
     const live = (JSON.parse(outcome.stdout) as DiffReport).charts[0]?.live;
@@ -397,7 +411,7 @@ describe("chartroom diff --cluster, against a real API server", () => {
       config.replace('dev: { kubeVersion: "1.31.0" }', `dev: { kubeVersion: "1.31.0", cluster: { kubeconfig: ${JSON.stringify(cluster.kubeconfigFile())} } }`),
     );
     try {
-      const diff = await project.chartroom(["diff", "ledger", "--to", "0.2.0", "--stack", "dev", "--cluster", "--format", "json"]);
+      const diff = await project.chartroom(["diff", "ledger", "--to", "0.2.0", "--stack", "dev", "--cluster", "--format", "json", "--detailed-exitcode"]);
       expect(diff.code, diff.stderr).toBe(2);
       expect((JSON.parse(diff.stdout) as DiffReport).charts[0]?.live).toMatchObject({ server: cluster.server, release: { name: "ledger" } });
       const plan = await project.chartroom(["plan", "ledger", "--cluster"]);
@@ -405,7 +419,7 @@ describe("chartroom diff --cluster, against a real API server", () => {
       expect(plan.stdout).toMatch(/ {4}dev: .*; live: 1 update/);
       expect(plan.stdout).not.toMatch(/ {4}prod: .*; live:/);
       const restore = await widenLedger();
-      const upgrade = await project.chartroom(["upgrade", "ledger", "--stack", "dev", "--cluster", "--dry-run"]);
+      const upgrade = await project.chartroom(["upgrade", "ledger", "--stack", "dev", "--cluster", "--dry-run", "--detailed-exitcode"]);
       await restore();
       expect(upgrade.code, upgrade.stderr).toBe(2);
       expect(upgrade.stdout).toContain(`live: ${cluster.server} (context admin)`);
