@@ -1,7 +1,6 @@
 import { meetsConstraint } from "../util/helm-range.js";
 import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";
-import { ChartroomError } from "../errors/index.js";
 import type { LockedChart, Lockfile } from "./schema.js";
 import { byText } from "../util/order.js";
 
@@ -25,17 +24,15 @@ export function staleReasons(spec: ChartSpec, locked: LockedChart | undefined): 
   return reasons;
 }
 
-/** The engine the declaration now leads to, against the one the lock recorded. */
+/**
+ * The engine the declaration now leads to, against the one the lock
+ * recorded. A declaration that would drop hooks throws its own error
+ * (ENGINE_DROPS_HOOKS), with the hooks listed.
+ */
 function engineReasons(spec: ChartSpec, locked: LockedChart): string[] {
   const hooks = locked.renderedHooks === undefined ? locked.hooks : mergeStacks(locked.renderedHooks);
-  try {
-    const choice = chooseEngine(spec, hooks, locked.renderedHooks === undefined ? "templates" : "rendered");
-    return choice.name === locked.engine?.name ? [] : [`engine choice changed (${locked.engine?.name ?? "none"} → ${choice.name})`];
-  } catch (error) {
-    // A declaration that would drop hooks is its own error, with the hooks listed.
-    if (ChartroomError.isInstance(error) && error.code === "ENGINE_DROPS_HOOKS") throw error;
-    return [error instanceof Error ? error.message : String(error)];
-  }
+  const choice = chooseEngine(spec, hooks);
+  return choice.name === locked.engine?.name ? [] : [`engine choice changed (${locked.engine?.name ?? "none"} → ${choice.name})`];
 }
 
 function satisfies(version: string, spec: ChartSpec): boolean {

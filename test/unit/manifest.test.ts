@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { objectsOf, parseManifest } from "../../src/render/manifest.js";
+import { ChartroomError } from "../../src/errors/index.js";
 
 const STREAM = `---
 # Source: app/templates/empty.yaml
@@ -177,5 +178,65 @@ describe("parseManifest on the edges of a stream", () => {
   it("reads a flow-style document with Kubernetes' YAML 1.1 scalars", () => {
     const [object] = parseManifest('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "f"}, "data": {"mode": 0755, "on": yes}}', "ns", "a");
     expect(object?.body.data).toStrictEqual({ mode: 493, on: true });
+  });
+});
+
+describe("parseManifest at its edges", () => {
+  it("splits only on a line that is --- alone, keeps a late # Source: whole, and leaves source and hook off an object without them", () => {
+    const objects = parseManifest(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: y---\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n# Source: late.yaml",
+      "ns",
+      "c",
+    );
+    expect(objects).toStrictEqual([
+      {
+        id: "/ConfigMap/ns/a",
+        apiVersion: "v1",
+        group: "",
+        kind: "ConfigMap",
+        namespace: "ns",
+        name: "a",
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "ns" }, data: { x: "y---" } },
+      },
+      {
+        id: "/ConfigMap/ns/b",
+        apiVersion: "v1",
+        group: "",
+        kind: "ConfigMap",
+        namespace: "ns",
+        name: "b",
+        source: "late.yaml",
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "b", namespace: "ns" } },
+      },
+    ]);
+  });
+
+  it("skips documents that are null, a scalar, a list, or a map without a kind, and List items that are not objects", () => {
+    const text = [
+      "~",
+      "just text",
+      "- a\n- b",
+      "a: 1",
+      "apiVersion: v1\nkind: List\nitems:\n  - null\n  - apiVersion: v1\n    kind: Secret\n    metadata: { name: s }\n",
+    ].join("\n---\n");
+    expect(parseManifest(text, "ns", "c").map((object) => object.id)).toStrictEqual(["/Secret/ns/s"]);
+  });
+
+  it("takes a kind's scope only from a CustomResourceDefinition, not from another object shaped like one", () => {
+    const text = [
+      "apiVersion: example.test/v1\nkind: Lookalike\nmetadata: { name: l }\nspec:\n  group: x.test\n  scope: Cluster\n  names: { kind: Thing }\n",
+      "apiVersion: x.test/v1\nkind: Thing\nmetadata: { name: t }\n",
+    ].join("---\n");
+    expect(parseManifest(text, "ns", "c").map((object) => object.namespace)).toStrictEqual(["ns", "ns"]);
+  });
+
+  it("names the chart and the template of broken YAML", () => {
+    let error: unknown;
+    try {
+      parseManifest("# Source: c/templates/bad.yaml\napiVersion: v1\nkind: [\n", "ns", "c");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ChartroomError.isInstance(error) && [error.code, error.place.chart, error.place.file]).toStrictEqual(["HELM_FAILED", "c", "c/templates/bad.yaml"]);
   });
 });

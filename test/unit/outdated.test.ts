@@ -109,6 +109,14 @@ describe("staleness", () => {
     );
   });
 
+  it("asks for a lock again when provenance is to be verified and the pin records no signer", () => {
+    const verify = { keyring: "/p/keyring.gpg" };
+    expect(staleReasons(spec("app", "^1.0.0", { verify }), pin("1.0.0"))).toStrictEqual([
+      "provenance to be verified (verify was added), not verified in the lock",
+    ]);
+    expect(staleReasons(spec("app", "^1.0.0", { verify }), pin("1.0.0", { signer: "Platform Team" } as never))).toStrictEqual([]);
+  });
+
   it("accepts a pin that still answers its declaration", () => {
     expect(staleReasons(spec("app", "^1.0.0"), pin("1.2.0"))).toStrictEqual([]);
   });

@@ -135,3 +135,81 @@ describe("unknown keys", () => {
     ]);
   });
 });
+
+describe("unknown keys, more edges", () => {
+  const contract = (extra: Partial<ValuesContract> = {}): ValuesContract => ({ defaults: { service: { port: 80 } }, subcharts: [], ...extra });
+
+  it("treats a subchart's key as one only at the top, and global as open only at the top", () => {
+    const sub = { key: "db", defaults: { port: 1 }, subcharts: [] };
+    expect(check("service:\n  db: 1\n  global: 2\n", contract({ subcharts: [sub] })).findings.map((f) => f.path)).toStrictEqual([
+      "service.db",
+      "service.global",
+    ]);
+  });
+
+  it("knows a subchart's keys from its own schema, its $refs resolved in its own document, else from the parent's schema", () => {
+    const schemaDocument = {
+      type: "object",
+      definitions: { inner: { type: "object", properties: { deep: { type: "integer" } } } },
+      properties: { extra: { type: "integer" }, inner: { $ref: "#/definitions/inner" } },
+    };
+    const own = { key: "db", defaults: { port: 1, inner: { x: 1 } }, subcharts: [], schemaDocument };
+    expect(check("db:\n  extra: 1\n  inner:\n    deep: 2\n", contract({ subcharts: [own] })).findings).toStrictEqual([]);
+    const parentSchema = { type: "object", properties: { db: { type: "object", properties: { extra: { type: "integer" } } } } };
+    const bare = { key: "db", defaults: { port: 1 }, subcharts: [] };
+    expect(check("db:\n  extra: 1\n", contract({ subcharts: [bare], schema: parentSchema })).findings).toStrictEqual([]);
+    expect(check("db:\n  extar: 1\n", contract({ subcharts: [bare], schema: parentSchema })).findings.map((f) => [f.path, f.hint])).toStrictEqual([
+      ["db.extar", 'did you mean "db.extra"?'],
+    ]);
+  });
+
+  it("judges the top level against the schema even when the chart has no defaults", () => {
+    const schema = { type: "object", properties: { name: { type: "string" } } };
+    expect(check("nmae: x\n", { defaults: {}, subcharts: [], schema }).findings.map((f) => [f.rule, f.path])).toStrictEqual([["unknown-key", "nmae"]]);
+  });
+
+  it("takes everything below a read and the maps above one, and nothing beside them", () => {
+    const defaults = { config: { a: { b: 0 } }, other: { x: 1 } };
+    const result = check("config:\n  a:\n    b:\n      anything: 1\n  z: 1\nother:\n  yy: 2\n", { defaults, subcharts: [], reads: ["config.a.b"] });
+    expect(result.findings.map((f) => f.path)).toStrictEqual(["config.z", "other.yy"]);
+    // A read two levels down makes only its own parents "inside": a sibling of the parent is still judged.
+    expect(check("config:\n  q: 1\n", { defaults: { config: { a: 1 } }, subcharts: [], reads: ["config.a.b"] }).findings.map((f) => f.path)).toStrictEqual([
+      "config.q",
+    ]);
+  });
+});
+
+describe("schema findings, more edges", () => {
+  it("says which value a type error found, ten allowed values in full, and a refused key's nearest allowed name", () => {
+    const schema = {
+      type: "object",
+      additionalProperties: false,
+      properties: { list: { type: "array", items: { type: "integer" } }, ten: { enum: Array.from({ length: 10 }, (_, i) => i) }, port: {} },
+    };
+    const result = check("list: [1, x]\nten: 11\nprot: 1\n", { defaults: {}, subcharts: [], schema });
+    const by = (rule: string) => result.findings.find((f) => f.rule === rule);
+    expect(by("type")?.message).toBe("expected integer, got string");
+    expect(by("type")?.path).toBe("list.1");
+    expect(by("enum")?.hint).toBe("allowed: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9");
+    expect(by("additionalProperties")?.hint).toBe('did you mean "port"?');
+  });
+
+  it("leaves out findings below a value given in code at deploy time, and only below it", () => {
+    const schema = {
+      type: "object",
+      properties: { token: { type: "string" }, tokens: { type: "string" }, nested: { type: "object", properties: { a: { type: "string" } } } },
+    };
+    const code = { token: deferredValue(true), nested: { a: deferredValue() } };
+    const result = check("tokens: 1\n", { defaults: {}, subcharts: [], schema }, code);
+    expect(result.findings.map((f) => [f.rule, f.path])).toStrictEqual([["type", "tokens"]]);
+  });
+
+  it("names a schema ajv refuses as invalid, with what Helm does with such a chart", () => {
+    const result = check("a: 1\n", { defaults: {}, subcharts: [], schema: { type: "object", properties: { a: { type: "no-such-type" } } } });
+    const invalid = result.findings.find((f) => f.rule === "schema-invalid");
+    expect([invalid?.path.startsWith("values.schema.json"), invalid?.hint]).toStrictEqual([
+      true,
+      "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
+    ]);
+  });
+});
