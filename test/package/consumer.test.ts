@@ -134,7 +134,7 @@ describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kube
     expect(locked.stdout).toContain("wrote charts.lock.json");
     const plan = await outcome(node.bin, [cli, "plan"], { cwd: dir, env: helmEnv() });
     expect(plan.stdout).toMatch(/webapp +web +~1\.0\.0 +1\.0\.1 +\w{12} +yes +chart/);
-    const diff = await outcome(node.bin, [cli, "diff", "--to", "latest"], { cwd: dir, env: helmEnv() });
+    const diff = await outcome(node.bin, [cli, "diff", "--to", "latest", "--detailed-exitcode"], { cwd: dir, env: helmEnv() });
     expect(diff.code).toBe(2);
     expect(diff.stdout).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0");
     expect(diff.stdout).toContain(versions.engineHelm);

@@ -3,6 +3,7 @@
 // broken case and none for the near misses, hooks and other kinds included.
 import { describe, expect, it } from "vitest";
 import { crdsInChart, hooksUnderChart } from "../../src/policy/rules/engine.js";
+import { customResourceSchema, loadValidators, objectSchema } from "../../src/policy/rules/cluster.js";
 import { clusterScopedNamespace, hpaAndReplicas, pdbBlocksEviction } from "../../src/policy/rules/ownership.js";
 import { addedCapabilities, hostNamespaces, hostPath, privilegeEscalation, privileged, rbac, runAsRoot } from "../../src/policy/rules/security.js";
 import { imageDigest, imageTag, memoryLimitWithoutRequest, readinessProbe, resourceRequests } from "../../src/policy/rules/workloads.js";
@@ -240,5 +241,27 @@ describe("what the engine does with what the chart renders", () => {
     ]);
     expect(findingsOf([crdsInChart], [policyChart("app", manifest)])).toHaveLength(1);
     expect(onChart?.[4]).not.toBe(onRelease?.[4]);
+  });
+});
+
+describe("schemas of the objects", () => {
+  it("checks built-in kinds only, naming a deep field with dots", async () => {
+    const yaml = [
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  selector: {}\n  template:\n    spec:\n      containers:\n        - name: a\n          image: 5\n",
+      "apiVersion: ops.example.test/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n",
+    ].join("---\n");
+    const chart = policyChart("app", yaml);
+    const rule = objectSchema(await loadValidators(chart.objects));
+    expect(findingsOf([rule], [chart]).map((row) => [row[2], row[3]])).toStrictEqual([["Deployment.apps web/d", "spec.template.spec.containers.0.image"]]);
+  });
+
+  it("checks custom resources only against a CustomResourceDefinition of apiextensions, not a lookalike", () => {
+    const crd = (group: string) =>
+      `apiVersion: ${group}\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.ops.example.test\nspec:\n  group: ops.example.test\n  names: { kind: Widget }\n  versions:\n    - name: v1\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec: { type: object, properties: { size: { type: string } } }\n`;
+    const widget = "apiVersion: ops.example.test/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n";
+    expect(findingsOf([customResourceSchema], [policyChart("app", [crd("apiextensions.k8s.io/v1"), widget].join("---\n"))]).map((row) => row[3])).toStrictEqual([
+      "spec.size",
+    ]);
+    expect(findingsOf([customResourceSchema], [policyChart("app", [crd("other.example.test/v1"), widget].join("---\n"))])).toStrictEqual([]);
   });
 });
