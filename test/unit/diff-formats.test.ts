@@ -435,3 +435,52 @@ describe("a check with every part", () => {
     expect(() => checkYaml(clean)).toThrow(expect.objectContaining({ code: "USAGE" }));
   });
 });
+
+describe("the markdown comment at its edges", () => {
+  const base = (): ChartReport => {
+    const quiet = everything().charts[1] as ChartReport;
+    return { ...quiet, objects: [], contract: [], notes: [], findings: { added: [], resolved: [] }, live: undefined };
+  };
+  const details = (report: DiffReport) => (formatMarkdown(report).match(/<details><summary>/g) ?? []).length;
+
+  it("gives a chart a section only when it has something to say", () => {
+    const chart = base();
+    const web = everything().charts[0] as ChartReport;
+    expect(details(diffReport([chart]))).toBe(0);
+    expect(details(diffReport([{ ...chart, contract: [{ kind: "default", path: "a", detail: "1 → 2" }] }]))).toBe(1);
+    expect(details(diffReport([{ ...chart, notes: ["a note"] }]))).toBe(1);
+    expect(details(diffReport([{ ...chart, findings: { added: [], resolved: web.findings.resolved } }]))).toBe(1);
+    expect(details(diffReport([{ ...chart, live: { ...(web.live as NonNullable<ChartReport["live"]>), objects: [], notes: ["n"] } }]))).toBe(1);
+    expect(details(diffReport([{ ...chart, live: { ...(web.live as NonNullable<ChartReport["live"]>), notes: [] } }]))).toBe(1);
+  });
+
+  it("cuts the text itself, saying so, when even one line a chart is too long", () => {
+    const text = formatMarkdown(everything(), 600);
+    expect(text.length).toBeLessThanOrEqual(600);
+    expect(text.endsWith("> **Report cut** at 600 characters even with every chart on one line. Run `chartroom diff` locally for all of it.")).toBe(true);
+  });
+
+  it("folds the largest chart first, and names only what it did in the note", () => {
+    const report = everything();
+    const whole = formatMarkdown(report);
+    const text = formatMarkdown(report, whole.length - 1);
+    expect(text).toContain("> **Shortened** to stay under 65,000 characters: field changes of 1 chart(s) left out (their objects are listed).");
+    // The biggest chart (web) lost its field details; the small one kept them.
+    expect(text).toContain("! Deployment.apps apps/web replace, engine: replace");
+    expect(text).toContain("spec.x");
+  });
+
+  it("names the versions of a folded chart as they moved: one, added, removed", () => {
+    const api = everything().charts[1] as ChartReport;
+    const report = diffReport([
+      api,
+      { ...api, chart: "new", from: null, to: { version: "0.1.0" } },
+      { ...api, chart: "gone", from: { version: "3.0.0" }, to: null },
+    ]);
+    const text = formatMarkdown(report, 1000);
+    expect(text).toContain("> **Shortened** to stay under 65,000 characters: 3 chart(s) folded to one line naming each changed object.");
+    expect(text).toContain("- **api** · prod · helm.v3.Release · 1.0.0: 2 updated");
+    expect(text).toContain("- **new** · prod · helm.v3.Release · (absent) → 0.1.0: 2 updated");
+    expect(text).toContain("- **gone** · prod · helm.v3.Release · 3.0.0 → (removed): 2 updated");
+  });
+});

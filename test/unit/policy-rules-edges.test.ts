@@ -259,9 +259,9 @@ describe("schemas of the objects", () => {
     const crd = (group: string) =>
       `apiVersion: ${group}\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.ops.example.test\nspec:\n  group: ops.example.test\n  names: { kind: Widget }\n  versions:\n    - name: v1\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec: { type: object, properties: { size: { type: string } } }\n`;
     const widget = "apiVersion: ops.example.test/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n";
-    expect(findingsOf([customResourceSchema], [policyChart("app", [crd("apiextensions.k8s.io/v1"), widget].join("---\n"))]).map((row) => row[3])).toStrictEqual([
-      "spec.size",
-    ]);
+    expect(findingsOf([customResourceSchema], [policyChart("app", [crd("apiextensions.k8s.io/v1"), widget].join("---\n"))]).map((row) => row[3])).toStrictEqual(
+      ["spec.size"],
+    );
     expect(findingsOf([customResourceSchema], [policyChart("app", [crd("other.example.test/v1"), widget].join("---\n"))])).toStrictEqual([]);
   });
 });
