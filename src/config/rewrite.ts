@@ -36,13 +36,13 @@ export function versionLiterals(source: string, key: string): Literal[] {
   // One frame per open bracket: the property key that opened it (for a brace after `key:`).
   const frames: (string | undefined)[] = [];
   // The token before this one was `name:` or `"name":`: its name.
-  let valueOf: string | undefined;
+  let keyName: string | undefined;
   let lastKey: string | undefined;
   for (let token = scanner.next(); token !== undefined; token = scanner.next()) {
-    const keyed = valueOf;
-    valueOf = undefined;
+    const keyed = keyName;
+    keyName = undefined;
     if (token.text === ":" && token.kind === "punct") {
-      valueOf = lastKey;
+      keyName = lastKey;
     } else if (token.kind === "punct") {
       if ("{[(".includes(token.text)) frames.push(token.text === "{" ? keyed : undefined);
       else if ("}])".includes(token.text)) frames.pop();
