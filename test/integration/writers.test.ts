@@ -39,6 +39,19 @@ async function publish(dir: string, name: string, from: string, version: string)
   await runHelm(4, ["repo", "index", join(dir, "charts"), "--merge", join(dir, "charts", "index.yaml")], dir);
 }
 
+/** The fastest of three complete warm `lock` runs from the old lock, in ms. */
+async function fastestRun(dir: string, env: Record<string, string>, old: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await writeFile(join(dir, "charts.lock.json"), old);
+    const started = Date.now();
+    const run = await chartroom(dir, ["lock"], env);
+    expect(run.code, run.stderr).toBe(0);
+    times.push(Date.now() - started);
+  }
+  return Math.min(...times);
+}
+
 const leftovers = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith(".tmp"));
 const writerLock = async (dir: string) => (await readdir(join(dir, ".chartroom")).catch(() => [] as string[])).filter((name) => name.startsWith("writer.lock"));
 const tempOf = async (pids: number[]) => (await readdir(tmpdir())).filter((name) => pids.some((pid) => name.startsWith(`chartroom-${pid}-`)));
@@ -52,12 +65,13 @@ describe("the lockfile under kills and concurrent writers", () => {
     // The new lock, and how long a run takes.
     const reference = await copyPlatform();
     await cp(join(dir, "chartroom.config.ts"), join(reference, "chartroom.config.ts"));
-    const started = Date.now();
     const first = await chartroom(reference, ["lock"], { ...env, CHARTROOM_CACHE: join(reference, ".cache") });
-    const duration = Date.now() - started;
     expect(first.code, first.stderr).toBe(0);
     const next = await readFile(join(reference, "charts.lock.json"), "utf8");
     expect(next).not.toBe(old);
+    // The runs killed below find a warm cache, so they are timed warm, in this folder: timed
+    // on the cold reference the kills fell mostly after the runs had ended (7 of 30 on CI).
+    const duration = await fastestRun(dir, env, old);
     const killed: number[] = [];
     let outcomes = { old: 0, new: 0 };
     for (let i = 0; i < 30; i++) {

@@ -118,7 +118,7 @@ describe("reports", () => {
     expect(ChartroomError.isInstance(error) && [error.code, error.message, error.hint]).toStrictEqual([
       "USAGE",
       "check does not print as html",
-      "--format text | json | markdown | yaml",
+      "-o text | json | markdown | yaml",
     ]);
   });
 });
