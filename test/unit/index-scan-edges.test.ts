@@ -21,6 +21,22 @@ function full(text: string): unknown {
 describe("scanIndex steps aside", () => {
   it.each([
     ["a carriage return", index("  a:\n  - version: 1.0.0\r\n")],
+    // A lone carriage return breaks the line for the full parse; the scan reads lines by \n only.
+    ["a carriage return inside a value we skip", index("  a:\n  - version: 1.0.0\n    keywords:\n    - a\rb\n")],
+    // The full parse reads "1.0.0" (a tab separates the comment), the scan would keep it all.
+    ["a tab before a comment", index("  a:\n  - version: 1.0.0\t# c\n")],
+    ["a block scalar header with text after it, after the entries", index("  a:\n  - version: 1.0.0\n", "notes: |x\n")],
+    ["a block scalar header with text after it, in a field we skip", index("  a:\n  - version: 1.0.0\n    description: |x\n")],
+    ["a plain value ending in a bar going on below with a key", index("  a:\n  - version: 1.0.0\n", "notes: a|\n  b: c\n")],
+    ["a list item at a key's column after that key's nested map", index("  a:\n  - version: 1.0.0\n", "notes:\n  b: 1\n- x\n")],
+    ["a list item after a key with a value", index("  a:\n  - version: 1.0.0\n", "notes: 1\n- x\n")],
+    ["a list item after a key with a value that follows a list", index("  a:\n  - version: 1.0.0\n", "notes:\n- x\nmore: 1\n- y\n")],
+    ["a chart name less indented than the first", "apiVersion: v1\nentries:\n    a:\n    - version: 1.0.0\n  b:\n  - version: 1.0.0\n"],
+    ["a key going on below an empty map", index("  a:\n  - version: 1.0.0\n", "notes: {}\n  x: 1\n")],
+    ["a lone dash after a key with a value", index("  a:\n  - version: 1.0.0\n", "notes: 1\n-\n")],
+    ["a key going on below a list item that is an empty map", index("  a:\n  - version: 1.0.0\n", "notes:\n- {}\n  x: 1\n")],
+    ["a quoted value after the entries that never closes", index("  a:\n  - version: 1.0.0\n", "notes: 'one\n  two\n")],
+    ["words going on below a quoted value that closed", index("  a:\n  - version: 1.0.0\n", "notes: 'a'\n  more\n")],
     ["no entries at all", "apiVersion: v1\n"],
     ["entries twice", `${index("  a:\n  - version: 1.0.0\n")}entries:\n  b:\n  - version: 1.0.0\n`],
     ["a directive", `%YAML 1.2\n${index("  a:\n  - version: 1.0.0\n")}`],
@@ -124,6 +140,11 @@ describe("scanIndex answers", () => {
     ["nothing after the entries", index("  a:\n  - version: 1.0.0\n", "")],
     ["a nested map after the entries", index("  a:\n  - version: 1.0.0\n", "serverInfo:\n  contextPath: /x\n  tags:\n  - a\n  - b: c\n")],
     ["an empty map after the entries", index("  a:\n  - version: 1.0.0\n", "serverInfo: {}\n")],
+    ["lists at their keys' column one after the other, after the entries", index("  a:\n  - version: 1.0.0\n", "notes:\n- x\nmore:\n- y\n")],
+    ["lone dashes (null items) at their key's column and deeper", index("  a:\n  - version: 1.0.0\n", "notes:\n-\n- x\nmore:\n  -\n  - y\n")],
+    ["a key with trailing spaces, its list at its column", index("  a:\n  - version: 1.0.0\n", "notes:  \n- x\n")],
+    ["an empty map with trailing spaces", index("  a:\n  - version: 1.0.0\n", "notes: {}  \n")],
+    ["a key with a trailing space holding a map", index("  a:\n  - version: 1.0.0\n", "notes: \n  b: 1\n")],
   ])("%s as the full parse does", (_, text) => {
     expect(scanIndex(text)).toBeDefined();
     expect(parseIndex(text, "x")).toStrictEqual(parseIndexFully(text, "x"));

@@ -85,6 +85,8 @@ describe("object-schema", () => {
       "apps/v1beta1x Deployment",
       "apps/v1betaX Deployment",
       "../v1 Deployment",
+      // A trailing slash the package's exports would still resolve (kubernetes-models/apps/v1//Deployment).
+      "apps/v1/ Deployment",
       "apps/v1 ",
     ])
       expect(await validatorFor(entry), entry).toBeUndefined();
@@ -125,6 +127,26 @@ data: { a: b }
       "apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ndata: { a: c2VjcmV0 }\nstringData: { b: hidden }\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: t }\ndata: 5\n";
     const objects = parseManifest(yaml, "web", "app");
     expect(found([objectSchema(await loadValidators(objects))], [chart("app", yaml)])).toStrictEqual([["app", "Secret web/t", "data", "must be object"]]);
+  });
+
+  it("finds nothing, rather than failing, where the validator itself fails on a body", async () => {
+    const validate = await validatorFor("v1 ConfigMap");
+    const unreadable = {
+      get data(): never {
+        throw new Error("unreadable");
+      },
+    };
+    expect(validate?.(unreadable)).toStrictEqual([]);
+    expect(validate?.(null)).toStrictEqual([{ path: "(object)", message: "must be object" }]);
+  });
+
+  it("checks a Secret whose data is null or a list as the schema reads it, without failing", async () => {
+    const yaml =
+      "apiVersion: v1\nkind: Secret\nmetadata: { name: empty }\ndata: null\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: listed }\nstringData: [a]\n";
+    const objects = parseManifest(yaml, "web", "app");
+    expect(found([objectSchema(await loadValidators(objects))], [chart("app", yaml)])).toStrictEqual([
+      ["app", "Secret web/listed", "stringData", "must be object"],
+    ]);
   });
 });
 
@@ -182,12 +204,13 @@ ${extra}`;
     const lookalike = crd("example.com", "Widget").replace("apiextensions.k8s.io/v1", "example.net/v1");
     const noKind = crd("example.com", "Widget").replace("names: { kind: Widget, plural: widgets }", "names: { plural: widgets }");
     const noGroup = crd("example.com", "Widget").replace("  group: example.com\n", "");
-    for (const [name, yaml] of [
-      ["another group's CustomResourceDefinition", lookalike],
-      ["no kind", noKind],
-      ["no group", noGroup],
+    // The resources are the ones a schema taken by mistake would check: the missing name read as "undefined".
+    for (const [name, yaml, resource] of [
+      ["another group's CustomResourceDefinition", lookalike, widget("v1", "bad", "{ size: big }")],
+      ["no kind", noKind, widget("v1", "bad", "{ size: big }", "example.com", "undefined")],
+      ["no group", noGroup, widget("v1", "bad", "{ size: big }", "undefined")],
     ] as const)
-      expect(found([customResourceSchema], [chart("operator", yaml), chart("app", widget("v1", "bad", "{ size: big }"))]), name).toStrictEqual([]);
+      expect(found([customResourceSchema], [chart("operator", yaml), chart("app", resource)]), name).toStrictEqual([]);
   });
 
   it("leaves a schema it cannot judge (a broken pattern, an unknown type) to the API server, and answers alike across stacks", () => {

@@ -50,6 +50,7 @@ const validators = new Map<string, Promise<ObjectValidator | undefined>>();
 /** The validator of one `apiVersion kind`, or undefined for kinds the package does not ship (custom resources). */
 export function validatorFor(entry: string): Promise<ObjectValidator | undefined> {
   let hit = validators.get(entry);
+  // Stryker disable next-line ConditionalExpression: importing again gives the same validator, only slower.
   if (hit === undefined) {
     hit = importValidator(entry);
     validators.set(entry, hit);
@@ -60,6 +61,8 @@ export function validatorFor(entry: string): Promise<ObjectValidator | undefined
 async function importValidator(entry: string): Promise<ObjectValidator | undefined> {
   const [apiVersion = "", kind = ""] = entry.split(" ");
   const module = apiVersion.includes("/") ? apiVersion : "v1";
+  // Stryker disable next-line Regex: the package exports only <group>/<version>/<Kind>, so a looser pattern lets through only names
+  // whose import fails (or whose module lacks the kind), and no Kubernetes version has two digits after alpha or beta.
   if (!/^[a-z0-9.]*\/?v\d+((alpha|beta)\d+)?$/.test(module) || !/^[A-Z][A-Za-z0-9]*$/.test(kind) || (apiVersion !== "v1" && !apiVersion.includes("/")))
     return undefined;
   // One kind's module (its group's index loads every kind of the group).
@@ -76,6 +79,7 @@ async function importValidator(entry: string): Promise<ObjectValidator | undefin
       return [];
     } catch (error) {
       const errors = (error as { errors?: { instancePath: string; message?: string }[] }).errors ?? [];
+      // Stryker disable next-line Regex: an instancePath is empty or starts with its first slash, so the anchor changes nothing.
       return errors.map((e) => ({ path: e.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(object)", message: e.message ?? "is not valid" }));
     }
   };
@@ -104,6 +108,7 @@ export function objectSchema(validators: ReadonlyMap<string, ObjectValidator>): 
  * schema accepts, except `data` values that were not base64 when sealed.
  */
 function unsealed(object: KubernetesObject): unknown {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: only core Secrets are sealed, so no other object holds a sealed value to stand in for.
   if (object.group !== "" || object.kind !== "Secret") return object.body;
   const body = { ...object.body };
   for (const field of ["data", "stringData"]) {
@@ -144,6 +149,7 @@ const indexed = new WeakMap<ReadonlyMap<string, readonly KubernetesObject[]>, Ma
 /** The stack's CRD schemas by `group/version Kind` (apiextensions CRDs that name their group and kind). */
 function crdSchemas(charts: ReadonlyMap<string, readonly KubernetesObject[]>): Map<string, Record<string, unknown>> {
   const cached = indexed.get(charts);
+  // Stryker disable next-line ConditionalExpression: indexing again gives the same schemas, only slower.
   if (cached !== undefined) return cached;
   const out = new Map<string, Record<string, unknown>>();
   for (const crd of [...charts.values()].flat().filter((object) => object.kind === "CustomResourceDefinition" && object.group === "apiextensions.k8s.io")) {
