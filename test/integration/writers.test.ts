@@ -62,7 +62,7 @@ describe("the lockfile under kills and concurrent writers", () => {
     const env = { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4) };
     await editFile(join(dir, "chartroom.config.ts"), (text) => text.replace('version: "1.0.x"', 'version: "1.x"'));
     const old = await readFile(join(dir, "charts.lock.json"), "utf8");
-    // The new lock, and how long a run takes.
+    // The new lock, as a run from the old one writes it.
     const reference = await copyPlatform();
     await cp(join(dir, "chartroom.config.ts"), join(reference, "chartroom.config.ts"));
     const first = await chartroom(reference, ["lock"], { ...env, CHARTROOM_CACHE: join(reference, ".cache") });
