@@ -14,10 +14,26 @@
 // `types` and signed charts need. Run after tsc (npm run build).
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
-import { build } from "esbuild";
+import { dirname, join, relative, resolve } from "node:path";
+import { build, type Plugin } from "esbuild";
 
 const root = resolve(import.meta.dirname, "..");
+
+// zod exports every language it can word its errors in (`z.locales`, ≈300 KB
+// of the bundle, each module run at start). chartroom words its own errors and
+// never switches zod's language: only English, the default zod sets itself.
+const englishOnly: Plugin = {
+  name: "zod-english-only",
+  setup(builder) {
+    builder.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(args.resolveDir, "../locales/en.js"), namespace: "zod-english" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "zod-english" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 const out = join(root, "dist", "bundle");
 const file = join(out, "chartroom.cjs");
 
@@ -38,6 +54,7 @@ await build({
   minifySyntax: true,
   define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
   banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [englishOnly],
   logLevel: "warning",
 });
 const bytes = await readFile(file);

@@ -89,10 +89,6 @@ function checkNames(project: Project, policies: Policies): Policies {
   return policies;
 }
 
-// Custom rules import definePolicy from "chartroom": point that at the small
-// define module, as the config loader does, not at the whole library.
-const defineModule = installedFile("config", "define");
-
 async function readPolicies(folder: string): Promise<Policies> {
   const settings = emptySettings();
   const custom: PolicyRule[] = [];
@@ -115,7 +111,7 @@ async function readPolicies(folder: string): Promise<Policies> {
 async function loadRule(file: string, shown: string): Promise<PolicyRule> {
   let rule: unknown;
   try {
-    const module = (await importTypeScript(file, { chartroom: defineModule })) as { default?: unknown };
+    const module = (await importTypeScript(file)) as { default?: unknown };
     rule = module.default;
   } catch (error) {
     const message = (error as Error).message ?? String(error);
