@@ -57,8 +57,66 @@ await build({
   plugins: [englishOnly],
   logLevel: "warning",
 });
-const bytes = await readFile(file);
-// The code cache is keyed by what the bundle holds: npm gives every installed file the same time.
-const sha256 = createHash("sha256").update(bytes).digest("hex");
-await writeFile(join(out, "manifest.json"), `${JSON.stringify({ file: "chartroom.cjs", sha256 }, null, 2)}\n`);
-process.stdout.write(`built ${relative(root, file)}: ${(bytes.length / 1e6).toFixed(1)} MB\n`);
+// The built-in kinds charts render most, with the kubernetes-models runtime,
+// for the schema rule (cli/boot.ts answers the CLI bundle's require of them
+// from this file). Any other kind still loads from node_modules.
+const KINDS = [
+  "v1/ConfigMap",
+  "v1/Secret",
+  "v1/Service",
+  "v1/ServiceAccount",
+  "v1/PersistentVolumeClaim",
+  "v1/Pod",
+  "v1/Namespace",
+  "v1/Endpoints",
+  "v1/LimitRange",
+  "v1/ResourceQuota",
+  "apps/v1/Deployment",
+  "apps/v1/StatefulSet",
+  "apps/v1/DaemonSet",
+  "apps/v1/ReplicaSet",
+  "batch/v1/Job",
+  "batch/v1/CronJob",
+  "networking.k8s.io/v1/Ingress",
+  "networking.k8s.io/v1/IngressClass",
+  "networking.k8s.io/v1/NetworkPolicy",
+  "rbac.authorization.k8s.io/v1/Role",
+  "rbac.authorization.k8s.io/v1/RoleBinding",
+  "rbac.authorization.k8s.io/v1/ClusterRole",
+  "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
+  "apiextensions.k8s.io/v1/CustomResourceDefinition",
+  "apiregistration.k8s.io/v1/APIService",
+  "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration",
+  "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration",
+  "policy/v1/PodDisruptionBudget",
+  "autoscaling/v2/HorizontalPodAutoscaler",
+  "scheduling.k8s.io/v1/PriorityClass",
+  "storage.k8s.io/v1/StorageClass",
+  "coordination.k8s.io/v1/Lease",
+];
+const kinds = join(out, "kinds.cjs");
+await build({
+  stdin: {
+    // Each kind's module runs when it is first asked for, as from node_modules.
+    contents: `module.exports = {\n${KINDS.map((kind) => `  "kubernetes-models/${kind}": () => require("kubernetes-models/${kind}"),`).join("\n")}\n};\n`,
+    resolveDir: root,
+    loader: "js",
+  },
+  outfile: kinds,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
+
+// The code cache is keyed by what each bundle holds: npm gives every installed file the same time.
+const manifest: Record<string, string> = {};
+for (const path of [file, kinds])
+  manifest[relative(out, path)] = createHash("sha256")
+    .update(await readFile(path))
+    .digest("hex");
+await writeFile(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const path of [file, kinds]) process.stdout.write(`built ${relative(root, path)}: ${((await readFile(path)).length / 1e6).toFixed(1)} MB\n`);

@@ -10,6 +10,9 @@ export interface Start {
   start(argv: string[]): Promise<void>;
 }
 
+/** dist/bundle/manifest.json: each bundle file's sha256 (scripts/build-cli.ts). */
+type Manifest = Record<string, string>;
+
 /**
  * cli/start.ts as the CLI bundle holds it (dist/bundle/chartroom.cjs,
  * scripts/build-cli.ts), compiled through V8's code cache: a run then
@@ -17,16 +20,36 @@ export interface Start {
  * (v8/, owner-only), keyed by the bundle's digest and the V8 that made it;
  * V8 refuses a cache that does not fit, and it is made again. Where there is
  * no bundle (sources through tsx, a build without it), the module itself.
+ *
+ * The bundle's `require` of a kubernetes-models kind (the schema rule's
+ * validators) is answered from dist/bundle/kinds.cjs when it holds the kind:
+ * one file through the code cache, where node_modules costs a run ≈90 ms of
+ * CPU to find and compile the 200 small files behind two kinds.
  */
 export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<Start> {
   const folder = installedFile("bundle");
-  let digest: string;
+  let manifest: Manifest;
   try {
-    digest = (JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as { sha256: string }).sha256;
+    manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as Manifest;
   } catch {
     return import("./start.js");
   }
   const file = join(folder, "chartroom.cjs");
+  const require = createRequire(file);
+  let kinds: Record<string, () => unknown> | undefined;
+  const withKinds = (id: string): unknown => {
+    if (id.startsWith("kubernetes-models/") && manifest["kinds.cjs"] !== undefined) {
+      kinds ??= compiled<Record<string, () => unknown>>(join(folder, "kinds.cjs"), manifest["kinds.cjs"], env);
+      const bundled = kinds[id];
+      if (bundled !== undefined) return bundled();
+    }
+    return require(id);
+  };
+  return compiled<Start>(file, manifest["chartroom.cjs"] ?? "", env, Object.assign(withKinds, { resolve: require.resolve, cache: require.cache }));
+}
+
+/** One CommonJS bundle file's exports, compiled through the code cache (written at exit when there was none that fit). */
+function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, require: NodeJS.Require | ((id: string) => unknown) = createRequire(file)): T {
   const cacheFile = join(cacheDir(env), "v8", `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`);
   let cachedData: Buffer | undefined;
   try {
@@ -36,8 +59,8 @@ export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<S
   }
   const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCache(cacheFile, script));
-  const module = { exports: {} as Start };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const module = { exports: {} as T };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
   return module.exports;
 }
 

@@ -5,7 +5,8 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { helm } from "../helpers/helm.js";
+import { packChart } from "../../src/chart/pack.js";
+import { helm, runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
 import { compiledCli, runGroup } from "../helpers/process.js";
 import { tempDir } from "../helpers/tmp.js";
@@ -62,5 +63,36 @@ describe("the CLI's code cache", () => {
       timeoutMs: 120_000,
     });
     expect([result.code, result.stderr]).toStrictEqual([0, ""]);
+  });
+
+  it("answers the schema rule's kinds from the kinds bundle, and any other kind from node_modules, alike", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "charts"));
+    const templates = {
+      // Bundled kinds (dist/bundle/kinds.cjs): a count written as text, a CronJob without its job.
+      "deployment.yaml":
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: "three"\n  selector: { matchLabels: { app: web } }\n  template:\n    metadata: { labels: { app: web } }\n    spec: { containers: [{ name: web, image: "registry.example.test/web@sha256:' +
+        "a".repeat(64) +
+        '" }] }\n',
+      "cronjob.yaml": 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 3 * * *"\n',
+      // Not bundled: loaded from node_modules as before.
+      "runtimeclass.yaml": "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: sandboxed\nhandler: 5\n",
+    };
+    const files = new Map([["Chart.yaml", Buffer.from("apiVersion: v2\nname: kinds\nversion: 1.0.0\n")]]);
+    for (const [name, text] of Object.entries(templates)) files.set(`templates/${name}`, Buffer.from(text));
+    await writeFile(join(dir, "charts", "kinds-1.0.0.tgz"), await packChart("kinds", files, new Date(0)));
+    await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      'import { defineConfig } from "chartroom";\nexport default defineConfig({ repositories: { local: "file://./charts" }, charts: { kinds: { repository: "local", version: "1.0.0", namespace: "kinds" } }, stacks: { dev: { kubeVersion: "1.31.0" } } });\n',
+    );
+    const env = { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" };
+    expect((await runGroup(process.execPath, [compiledCli(), "lock"], { cwd: dir, env, timeoutMs: 120_000 })).code).toBe(0);
+    const result = await runGroup(process.execPath, [compiledCli(), "check", "-o", "json"], { cwd: dir, env, timeoutMs: 120_000 });
+    const report = JSON.parse(result.stdout) as { findings: { rule: string; object?: string; path?: string }[] };
+    const schema = report.findings.filter((found) => found.rule === "object-schema").map((found) => `${found.object} ${found.path}`);
+    expect(schema.sort()).toStrictEqual(["CronJob.batch kinds/nightly spec", "Deployment.apps kinds/web spec.replicas", "RuntimeClass.node.k8s.io sandboxed handler"]);
+    // Two bundles compiled through the code cache: the CLI's and the kinds'.
+    expect((await readdir(join(dir, ".cache", "v8"))).length).toBe(2);
   });
 });
