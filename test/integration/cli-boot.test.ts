@@ -91,7 +91,11 @@ describe("the CLI's code cache", () => {
     const result = await runGroup(process.execPath, [compiledCli(), "check", "-o", "json"], { cwd: dir, env, timeoutMs: 120_000 });
     const report = JSON.parse(result.stdout) as { findings: { rule: string; object?: string; path?: string }[] };
     const schema = report.findings.filter((found) => found.rule === "object-schema").map((found) => `${found.object} ${found.path}`);
-    expect(schema.sort()).toStrictEqual(["CronJob.batch kinds/nightly spec", "Deployment.apps kinds/web spec.replicas", "RuntimeClass.node.k8s.io sandboxed handler"]);
+    expect(schema.sort()).toStrictEqual([
+      "CronJob.batch kinds/nightly spec",
+      "Deployment.apps kinds/web spec.replicas",
+      "RuntimeClass.node.k8s.io sandboxed handler",
+    ]);
     // Two bundles compiled through the code cache: the CLI's and the kinds'.
     expect((await readdir(join(dir, ".cache", "v8"))).length).toBe(2);
   });

@@ -38,9 +38,10 @@ describe("a module run alone", () => {
     expect(module.exports.seen).toMatch(/\|chartroom\.config\.ts\|function$/);
   });
 
-  it("gives `import x from \"chartroom\"` what an ES module without a default gives: undefined", async () => {
+  it('gives `import x from "chartroom"` what an ES module without a default gives: undefined', async () => {
     const file = await moduleFile(`import chartroom from "chartroom";\nexport default { had: chartroom };\n`);
-    expect((evaluateAlone(file, provided)?.exports as { default: { had: unknown } }).default.had).toBeUndefined();
+    const module = evaluateAlone(file, provided) as { exports: { default: { had: unknown } } };
+    expect(module.exports.default.had).toBeUndefined();
   });
 
   it("runs CommonJS written as such", async () => {
