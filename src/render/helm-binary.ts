@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { recordStore } from "../store/records.js";
 import { makeFolder, writeError } from "../util/fs.js";
-import { runProcess } from "./run.js";
+import { helmEnv, runProcess } from "./run.js";
 
 export const MINIMUM_HELM = "3.8.0";
 
@@ -104,7 +104,7 @@ async function checked(path: string, origin: string, cacheRoot: string): Promise
   if (known !== null) return { path, version: known.version, origin };
   let stdout: string;
   try {
-    const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000 });
+    const result = await runProcess(path, ["version", "--template", "{{.Version}}"], { timeoutMs: 30_000, env: helmEnv(process.env) });
     if (result.code !== 0) {
       throw new ChartroomError(
         "HELM_NOT_FOUND",

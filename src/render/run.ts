@@ -42,6 +42,18 @@ export class ProcessFlood extends Error {
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
 /**
+ * helm's environment: Go's collector off below 128 MiB. A render (or `helm
+ * version`) is a short process whose garbage dies with it; collecting it
+ * cost a fifth to a third of helm's CPU (measured on the bench charts: an
+ * operator chart 118 → 84 ms, a 213-object one 169 → 126 ms, `helm version`
+ * 68 → 50 ms) for ≈20 MB more peak memory. Past the limit Go collects as
+ * usual. A GOGC or GOMEMLIMIT the user set is left as it is.
+ */
+export function helmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.GOGC !== undefined || env.GOMEMLIMIT !== undefined ? env : { ...env, GOGC: "off", GOMEMLIMIT: "128MiB" };
+}
+
+/**
  * Run a program in a process group of its own (killed whole on timeout, on
  * SIGINT/SIGTERM and at exit: see util/children.ts). Resolves with its exit
  * code and output; rejects when it cannot be started, times out or floods

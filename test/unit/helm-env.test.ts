@@ -1,8 +1,8 @@
-// helm renders with Go's collector off below a memory limit (render/template.ts
+// helm renders with Go's collector off below a memory limit (render/run.ts
 // says why), unless the user chose how Go collects.
 import { afterEach, describe, expect, it } from "vitest";
-import { helmTemplate, renderEnv } from "../../src/render/template.js";
-import type { RunOptions } from "../../src/render/run.js";
+import { helmEnv, type RunOptions } from "../../src/render/run.js";
+import { helmTemplate } from "../../src/render/template.js";
 
 describe("helm's environment for a render", () => {
   const saved = { GOGC: process.env.GOGC, GOMEMLIMIT: process.env.GOMEMLIMIT };
@@ -14,11 +14,11 @@ describe("helm's environment for a render", () => {
   });
 
   it("turns the collector off below 128 MiB, and keeps the rest of the environment", () => {
-    expect(renderEnv({ PATH: "/bin", HOME: "/h" })).toStrictEqual({ PATH: "/bin", HOME: "/h", GOGC: "off", GOMEMLIMIT: "128MiB" });
+    expect(helmEnv({ PATH: "/bin", HOME: "/h" })).toStrictEqual({ PATH: "/bin", HOME: "/h", GOGC: "off", GOMEMLIMIT: "128MiB" });
   });
 
   it.each([[{ GOGC: "50" }], [{ GOMEMLIMIT: "1GiB" }], [{ GOGC: "", PATH: "/bin" }]])("leaves what the user set alone: %j", (env) => {
-    expect(renderEnv(env)).toStrictEqual(env);
+    expect(helmEnv(env)).toStrictEqual(env);
   });
 
   it("is what helm template runs with", async () => {
