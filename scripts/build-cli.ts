@@ -34,6 +34,20 @@ const englishOnly: Plugin = {
     }));
   },
 };
+
+// The same for the kinds' validators: @kubernetes-models/validate words
+// schema errors through ajv-i18n, whose entry loads all its 20 languages
+// (≈100 KB) to use `en`.
+const ajvEnglishOnly: Plugin = {
+  name: "ajv-i18n-english-only",
+  setup(builder) {
+    builder.onResolve({ filter: /^ajv-i18n$/ }, (args) => ({ path: args.importer, namespace: "ajv-i18n-english" }));
+    builder.onLoad({ filter: /.*/, namespace: "ajv-i18n-english" }, (args) => ({
+      contents: 'module.exports = { en: require("ajv-i18n/localize/en") };',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 const out = join(root, "dist", "bundle");
 const file = join(out, "chartroom.cjs");
 
@@ -103,6 +117,7 @@ await build({
     loader: "js",
   },
   outfile: kinds,
+  plugins: [ajvEnglishOnly],
   bundle: true,
   format: "cjs",
   platform: "node",
