@@ -22,19 +22,39 @@ export function crdNamesIn(text: string): string[] {
 /** The file cut at its document markers (`---` and `...` lines); directives and what they govern are left to the full parse. */
 function documents(text: string): string[] {
   if (/^%/m.test(text)) return [text];
+  // Other line ends than \n (which the m flag would also take for ends of lines): line by line.
+  if (/[\r\u2028\u2029]/.test(text)) return documentsByLine(text);
+  const out: string[] = [];
+  let from = 0;
+  for (const marker of text.matchAll(/^(?:---|\.\.\.)(?:[^\S\n]|$).*$/gm)) {
+    const at = marker.index;
+    // Up to the marker, its newline kept (a trailing newline changes no name).
+    out.push(text.slice(from, at));
+    from = opensDocument(marker[0]) ? at : at + marker[0].length + 1;
+  }
+  out.push(text.slice(from));
+  return out.filter((document) => document.trim() !== "");
+}
+
+function documentsByLine(text: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
   for (const line of text.split(/\r?\n/)) {
     if (/^(---|\.\.\.)(\s|$)/.test(line)) {
       out.push(current.join("\n"));
-      // Content after `--- ` on the marker's own line is the next document's: too unusual to scan.
-      current = line.startsWith("---") && line.slice(3).trim() !== "" && !line.slice(3).trim().startsWith("#") ? [line] : [];
+      current = opensDocument(line) ? [line] : [];
       continue;
     }
     current.push(line);
   }
   out.push(current.join("\n"));
   return out.filter((document) => document.trim() !== "");
+}
+
+// Content after `--- ` on the marker's own line is the next document's: too unusual to scan.
+function opensDocument(marker: string): boolean {
+  const rest = marker.slice(3).trim();
+  return marker.startsWith("---") && rest !== "" && !rest.startsWith("#");
 }
 
 function parsed(document: string): string[] {
@@ -61,7 +81,13 @@ function scan(document: string): string[] | undefined {
   let inMetadata = false;
   let childIndent: number | undefined;
   if (/^\s*[[{"']/.test(document.replace(/^(\s*#.*\n)*/, ""))) return undefined;
-  for (const line of document.split("\n")) {
+  let end = -1;
+  for (let start = 0; start <= document.length; start = end + 1) {
+    end = document.indexOf("\n", start);
+    if (end === -1) end = document.length;
+    // The bulk of a CRD (its spec, hundreds of KB) is passed over without a line being cut out.
+    if (!inMetadata && passedOver(document, start, end)) continue;
+    const line = document.slice(start, end);
     const body = line.trimStart();
     if (body === "" || body.startsWith("#")) continue;
     const indent = line.length - body.length;
@@ -93,6 +119,18 @@ function scan(document: string): string[] | undefined {
   }
   if (kind !== "CustomResourceDefinition") return [];
   return name === undefined ? undefined : [name];
+}
+
+/**
+ * A line indented by spaces only whose text starts with a printable ASCII
+ * character: outside metadata, a line the reading below would pass over too
+ * (neither blank, nor top-level, nor tab-indented).
+ */
+function passedOver(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && text.charCodeAt(i) === 32) i++;
+  const first = text.charCodeAt(i);
+  return i > start && i < end && first > 32 && first < 127;
 }
 
 // Plain scalars YAML reads as null, a boolean or a number.
