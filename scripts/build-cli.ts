@@ -48,6 +48,25 @@ const ajvEnglishOnly: Plugin = {
     }));
   },
 };
+
+// sucrase checks its options against generated types (ts-interface-checker)
+// and can write source maps (@jridgewell/gen-mapping); chartroom passes the
+// same two valid option sets always and asks for no map. Both modules ran at
+// every start: left out, with stand-ins that say so if ever reached.
+const sucraseTrimmed: Plugin = {
+  name: "sucrase-trimmed",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/(Options|computeSourceMap)$/ }, (args) =>
+      /[\\/]node_modules[\\/]sucrase[\\/]dist$/.test(args.resolveDir) ? { path: args.path, namespace: "sucrase-trimmed" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "sucrase-trimmed" }, (args) => ({
+      contents:
+        args.path === "./Options"
+          ? "exports.validateOptions = () => {};"
+          : 'exports.default = () => { throw new Error("chartroom\'s bundle has no source maps"); };',
+    }));
+  },
+};
 const out = join(root, "dist", "bundle");
 const file = join(out, "chartroom.cjs");
 
@@ -68,7 +87,7 @@ await build({
   minifySyntax: true,
   define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
   banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [englishOnly],
+  plugins: [englishOnly, sucraseTrimmed],
   logLevel: "warning",
 });
 // The built-in kinds charts render most, with the kubernetes-models runtime,
