@@ -98,13 +98,7 @@ describe("crdNamesIn", () => {
     const document = () => {
       const pad = pick(["  ", "    "]);
       const metadata = [pick(others), pick(names), pick(others)].map((line) => (line === "" ? "" : `${pad}${line.replace(/\n {4}/g, `\n${pad}  `)}`));
-      const parts = [
-        pick(kinds),
-        `metadata:\n${metadata.join("\n")}`,
-        pick(specs),
-        "apiVersion: apiextensions.k8s.io/v1",
-        pick(["# top comment", ""]),
-      ];
+      const parts = [pick(kinds), `metadata:\n${metadata.join("\n")}`, pick(specs), "apiVersion: apiextensions.k8s.io/v1", pick(["# top comment", ""])];
       for (let i = parts.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
         [parts[i], parts[j]] = [parts[j] as string, parts[i] as string];

@@ -29,7 +29,15 @@ describe("helm's environment for a render", () => {
       seen.push(options);
       return { code: 0, stdout: "", stderr: "" };
     };
-    const request = { helm: { path: "/nowhere/helm", version: "v4.1.4", origin: "HELM_BIN" }, chart: "c.tgz", label: "c", releaseName: "c", namespace: "c", apiVersions: [], values: [] };
+    const request = {
+      helm: { path: "/nowhere/helm", version: "v4.1.4", origin: "HELM_BIN" },
+      chart: "c.tgz",
+      label: "c",
+      releaseName: "c",
+      namespace: "c",
+      apiVersions: [],
+      values: [],
+    };
     await helmTemplate(request, run);
     expect(seen[0]?.env?.GOGC).toBe("off");
     expect(seen[0]?.env?.GOMEMLIMIT).toBe("128MiB");
