@@ -1,10 +1,12 @@
 import { writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { ChartroomError } from "../errors/index.js";
 import type { HelmBinary } from "./helm-binary.js";
 import { helmEnv, ProcessFlood, ProcessTimeout, runProcess, type Runner } from "./run.js";
 import type { ValuesLayer } from "../model/values.js";
 import { writeError } from "../util/fs.js";
+import { limiter } from "../util/pool.js";
 import { makeTempDir, removeTempDir } from "../util/temp.js";
 
 export interface TemplateRequest {
@@ -37,6 +39,14 @@ export interface TemplateRequest {
 }
 
 /**
+ * Renders running at once in this process, whoever asks (a lock of 200
+ * charts, both sides of many diffs): four per core, at least 8 — enough to
+ * keep the cores busy while chartroom reads what finished, and each holds up
+ * to GOMEMLIMIT (run.ts).
+ */
+const helmSlots = limiter(Math.max(8, 4 * availableParallelism()));
+
+/**
  * `helm template` with values in 0600 temporary files (never on the command
  * line, never left behind). Failures become HELM_FAILED errors carrying the
  * template file and line from Helm's message and the command without values.
@@ -67,7 +77,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     for (const file of files) args.push("--values", file);
     args.push(...flags);
     const timeoutMs = request.timeoutMs ?? 120_000;
-    const result = await run(request.helm.path, args, { timeoutMs, env: helmEnv(process.env) }).catch((error: unknown) => {
+    const result = await helmSlots(() => run(request.helm.path, args, { timeoutMs, env: helmEnv(process.env) })).catch((error: unknown) => {
       throw helmDidNotRun(request, error, timeoutMs);
     });
     if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);

@@ -47,3 +47,20 @@ export async function settleAll<T extends readonly unknown[]>(promises: T): Prom
   if (failed !== undefined) throw failed.reason;
   return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
+
+/** At most `limit` of the tasks given to `run` at once, across every caller; the rest wait their turn in order. */
+export function limiter(limit: number): <R>(task: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
+    }
+  };
+}

@@ -20,7 +20,7 @@ export interface LockOptions {
   charts?: readonly string[];
   /** Take these exact versions instead of resolving (an upgrade plan applied as data). */
   versions?: ReadonlyMap<string, ChartVersion>;
-  /** @default 8 */
+  /** Charts resolved, fetched and rendered at once. @default 16 */
   concurrency?: number;
   /**
    * Pin an archive republished under its pinned version with other bytes
@@ -62,8 +62,11 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
     const pin = Object.hasOwn(kept, spec.key) ? kept[spec.key] : undefined;
     return only.length === 0 || only.includes(spec.key) || staleReasons(spec, pin).length > 0;
   });
+  // Every chart locked is rendered: helm is asked its version while the charts are resolved and fetched.
+  if (todo.length > 0) project.helm().catch(() => undefined);
   let done = 0;
-  const resolved = await mapLimit(todo, options.concurrency ?? 8, async (spec) => {
+  // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
+  const resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
     const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
     project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
     return entry;
