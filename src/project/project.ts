@@ -9,6 +9,7 @@ import { readLock } from "../lockfile/read.js";
 import { LOCKFILE_NAME, type Lockfile } from "../lockfile/schema.js";
 import type { FetchedArchive } from "../model/charts.js";
 import { locateHelm, type HelmBinary } from "../render/helm-binary.js";
+import type { Rendering } from "../render/render.js";
 import { sourcesFor } from "../sources/api.js";
 import type { ChartSource } from "../sources/types.js";
 import { diskArchiveStore, type ArchiveStore } from "../store/archives.js";
@@ -89,6 +90,8 @@ export interface Project {
     policies?: Promise<Policies>;
     /** The render key of each chart's objects handed to the policies (the findings cache's key is made of them). */
     renderKeys: WeakMap<PolicyChart, string>;
+    /** The last renderings made or read, by render key (project/rendering.ts): at most a few. */
+    renderings: Map<string, Promise<Rendering>>;
   };
 }
 
@@ -134,6 +137,14 @@ export function projectOf(config: Config, lock: Lockfile | null, options: Pick<P
       return found;
     },
     progress: options.onProgress ?? (() => {}),
-    memo: { archives: new Map(), inspections: new Map(), whenHelmRuns: [], valuesTexts: new Map(), layers: new Map(), renderKeys: new WeakMap() },
+    memo: {
+      archives: new Map(),
+      inspections: new Map(),
+      whenHelmRuns: [],
+      valuesTexts: new Map(),
+      layers: new Map(),
+      renderKeys: new WeakMap(),
+      renderings: new Map(),
+    },
   });
 }

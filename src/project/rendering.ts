@@ -57,15 +57,32 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
   const onHelm = () => {
     for (const start of project.memo.whenHelmRuns.splice(0)) start();
   };
-  const rendering = await renderChart(input, {
-    cacheRoot: project.cacheRoot,
-    noCache: request.noCache,
-    shared: request.shared,
-    reveal: request.reveal,
-    onHelm,
-  });
+  const render = () => renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal, onHelm });
+  // Revealed Secrets are kept no longer than their caller holds them.
+  const rendering = await (request.reveal === true ? render() : recently(project, `${request.noCache === true}\u0000${renderKey(input)}`, render));
   const done = { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
   return request.raw === true || !request.spec.pinImages ? done : pinned(project, request.spec, done);
+}
+
+// Renderings a run keeps at hand: enough for a diff's sides and the policies
+// over the same charts, few enough that a lock of hundreds keeps no more in
+// memory than it did.
+const RECENT = 16;
+
+/**
+ * A rendering asked for again in the same run (a diff's side, then the
+ * policies over that chart) is the one already made: not read from the cache
+ * and parsed a second time.
+ */
+function recently(project: Project, key: string, render: () => Promise<Rendering>): Promise<Rendering> {
+  const recent = project.memo.renderings;
+  const hit = recent.get(key) ?? render();
+  // The most recently asked for is the last to go; one that failed is not kept.
+  recent.delete(key);
+  recent.set(key, hit);
+  hit.catch(() => recent.get(key) === hit && recent.delete(key));
+  if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
+  return hit;
 }
 
 /**

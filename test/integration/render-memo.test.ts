@@ -1,0 +1,43 @@
+// A run asks for the same rendering more than once (a diff's side, then the
+// policies over that chart): it is made or read once, and a run keeps only a
+// few of them.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openProject } from "../../src/project/project.js";
+import { renderFor } from "../../src/project/rendering.js";
+import type { ChartSpec } from "../../src/config/types.js";
+import { helm } from "../helpers/helm.js";
+import { copyPlatform } from "../helpers/platform.js";
+
+async function countingHelm(dir: string): Promise<{ path: string; renders: () => Promise<number> }> {
+  const log = join(dir, "renders.log");
+  const path = join(dir, "helm-counting.sh");
+  await writeFile(path, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${log}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
+  return { path, renders: async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length };
+}
+
+describe("renderings within one run", () => {
+  it("are made once and handed out again, in that run only, and no more than 16 kept", async () => {
+    const dir = await copyPlatform();
+    const counting = await countingHelm(dir);
+    const open = () => openProject({ dir, env: { ...process.env, CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: counting.path } });
+    const project = await open();
+    const spec = project.config.charts.find((chart) => chart.key === "ledger") as ChartSpec;
+    const pin = { pin: project.lock?.charts.ledger as NonNullable<NonNullable<typeof project.lock>["charts"][string]> };
+    const stack = project.config.stacks.find((item) => item.name === "dev");
+    // noCache: the disk cache is not asked, so each helm run shows.
+    const first = await renderFor(project, { spec, stack, target: pin, noCache: true });
+    const again = await renderFor(project, { spec, stack, target: pin, noCache: true });
+    expect(again.objects).toBe(first.objects);
+    expect(await counting.renders()).toBe(1);
+    // Another run renders for itself.
+    await renderFor(await open(), { spec, stack, target: pin, noCache: true });
+    expect(await counting.renders()).toBe(2);
+    // Sixteen other renderings later (each its own namespace), the first is gone: rendered again.
+    for (let n = 0; n < 16; n++) await renderFor(project, { spec: { ...spec, namespace: `ns-${n}` }, stack, target: pin, noCache: true });
+    expect(await counting.renders()).toBe(18);
+    await renderFor(project, { spec, stack, target: pin, noCache: true });
+    expect(await counting.renders()).toBe(19);
+  });
+});
