@@ -8,7 +8,9 @@ export type IndexValidator = { etag?: string; lastModified?: string } | { mtimeM
 
 // Written by chartroom itself: the shape is checked, each entry is trusted.
 const cachedIndexSchema = z.object({
-  validator: z.union([z.object({ etag: z.string().optional(), lastModified: z.string().optional() }), z.object({ mtimeMs: z.number(), size: z.number() })]),
+  // The file stat first: read as the HTTP shape (both of whose fields are optional), it lost its
+  // fields, and a folder repository's index was parsed again on every run.
+  validator: z.union([z.object({ mtimeMs: z.number(), size: z.number() }), z.object({ etag: z.string().optional(), lastModified: z.string().optional() })]),
   index: z.record(z.string(), z.array(z.custom<ChartVersion>((entry) => typeof entry === "object" && entry !== null))),
 });
 
