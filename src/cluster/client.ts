@@ -3,9 +3,12 @@
 // server keeps nothing of them). Anything else is refused here, before it is
 // sent, so no code path of a review can write to a cluster. Credentials go to the
 // kubeconfig's server and nowhere else (no redirect is followed).
-import { request } from "node:https";
+import { createRequire } from "node:module";
 import { ChartroomError, InternalError } from "../errors/index.js";
 import type { ClusterAccess } from "./kubeconfig.js";
+
+// node:https and what it loads, required at the first request: only a live review asks a cluster.
+const https = (): typeof import("node:https") => createRequire(import.meta.url)("node:https");
 
 export interface Answer {
   status: number;
@@ -48,7 +51,7 @@ export function kubeClient(access: ClusterAccess): KubeClient {
       const headers: Record<string, string> = { Accept: "application/json", "User-Agent": USER_AGENT };
       if (access.token !== undefined) headers.Authorization = `Bearer ${access.token}`;
       if (contentType !== undefined) headers["Content-Type"] = contentType;
-      const req = request(
+      const req = https().request(
         url,
         {
           method,

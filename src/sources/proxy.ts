@@ -1,8 +1,7 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { BlockList, isIP, type Socket } from "node:net";
 import { ChartroomError } from "../errors/index.js";
 import { rememberCredentialPair, rememberSecret, stripUserInfo } from "../errors/secrets.js";
+import { http, https } from "./lazy-net.js";
 
 /** The proxy environment, as Go (and so Helm) reads it: the upper-case name first. */
 export interface ProxyEnv {
@@ -134,7 +133,7 @@ export function proxyHeaders(proxy: URL): Record<string, string> {
  */
 export function openTunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
   const authority = `${target.hostname}:${portOf(target)}`;
-  const send = proxy.protocol === "https:" ? httpsRequest : httpRequest;
+  const send = proxy.protocol === "https:" ? https().request : http().request;
   const shownProxy = proxy.origin;
   return new Promise((resolve, reject) => {
     const request = send({

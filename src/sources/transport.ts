@@ -1,9 +1,8 @@
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { ClientRequest, IncomingHttpHeaders, RequestOptions } from "node:http";
 import { isIP, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
 import { ChartroomError } from "../errors/index.js";
 import { stripUserInfo } from "../errors/secrets.js";
+import { http, https, tls } from "./lazy-net.js";
 import { openTunnel, proxyFor, proxyHeaders } from "./proxy.js";
 
 export interface HttpRequest {
@@ -155,7 +154,7 @@ function once(req: HttpRequest): Promise<HttpResponse> {
         ),
       );
     }, req.timeoutMs);
-    const start = (options: RequestOptions, send: typeof httpRequest) => {
+    const start = (options: RequestOptions, send: typeof import("node:http").request) => {
       if (settled) return;
       request = send(options);
       request.on("response", (response) => {
@@ -192,28 +191,28 @@ function once(req: HttpRequest): Promise<HttpResponse> {
       request.end();
     };
     const direct = { ...requestParts(target), method: "GET", headers: req.headers, ...(req.ca ? { ca: [req.ca] } : {}) };
-    if (proxy === undefined) return start(direct, target.protocol === "https:" ? httpsRequest : httpRequest);
+    if (proxy === undefined) return start(direct, target.protocol === "https:" ? https().request : http().request);
     // Plain http without credentials goes to the proxy as an absolute URL (as Go
     // sends it); anything carrying a credential or TLS goes through a tunnel, so
     // the proxy is never handed a repository's credential.
     if (target.protocol === "http:" && req.headers?.authorization === undefined) {
       return start(
         { ...requestParts(proxy), method: "GET", path: target.href, headers: { ...req.headers, host: target.host, ...proxyHeaders(proxy) } },
-        proxy.protocol === "https:" ? httpsRequest : httpRequest,
+        proxy.protocol === "https:" ? https().request : http().request,
       );
     }
     openTunnel(proxy, target, aborter.signal).then((socket) => {
       tunnel = socket;
       if (settled) return socket.destroy();
-      if (target.protocol === "http:") return start({ ...direct, createConnection: () => socket }, httpRequest);
+      if (target.protocol === "http:") return start({ ...direct, createConnection: () => socket }, http().request);
       const secure = () =>
-        tlsConnect({
+        tls().connect({
           socket,
           ...(isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
           host: target.hostname,
           ...(req.ca ? { ca: [req.ca] } : {}),
         });
-      start({ ...direct, createConnection: secure }, httpsRequest);
+      start({ ...direct, createConnection: secure }, https().request);
     }, fail);
   });
 }

@@ -99,4 +99,29 @@ describe("the CLI's code cache", () => {
     // Two bundles compiled through the code cache: the CLI's and the kinds'.
     expect((await readdir(join(dir, ".cache", "v8"))).length).toBe(2);
   });
+
+  it("loads no HTTP or TLS module in a run that asks no server (a folder repository)", async () => {
+    const dir = await tempDir();
+    const preload = join(dir, "modules.cjs");
+    const list = join(dir, "modules.txt");
+    // What Node's own modules this process loaded, written as it exits.
+    await writeFile(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)).join("\\n")));\n`,
+    );
+    const loaded = async (args: string[]) => {
+      const result = await runGroup(process.execPath, ["-r", preload, ...args], {
+        cwd: ROOT,
+        env: { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
+        timeoutMs: 120_000,
+      });
+      expect(result.stderr).toBe("");
+      return (await readFile(list, "utf8")).split("\n");
+    };
+    const network = (modules: string[]) => modules.filter((name) => /^(_?https?|_http_\w+|tls)$/.test(name));
+    // The detector sees them where they are loaded.
+    expect(network(await loaded(["-e", 'require("node:https")']))).toContain("https");
+    // Cold (archives fetched from the folder, rendered) and warm.
+    for (let run = 0; run < 2; run++) expect(network(await loaded([compiledCli(), "check", "webapp"]))).toStrictEqual([]);
+  });
 });
