@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { killGroup, trackGroup, untrackGroup } from "../util/children.js";
 
 export interface ProcessResult {
@@ -41,6 +41,10 @@ export class ProcessFlood extends Error {
 
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
+// node:child_process and what it loads (net, dgram…), required at the first
+// spawn: a run served from the cache starts no process (≈3 ms).
+const childProcess = (): typeof import("node:child_process") => createRequire(import.meta.url)("node:child_process");
+
 /**
  * helm's environment: Go's collector off below 128 MiB. A render (or `helm
  * version`) is a short process whose garbage dies with it; collecting it
@@ -61,7 +65,7 @@ export function helmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 export const runProcess: Runner = (file, args, options) =>
   new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
+    const child = childProcess().spawn(file, args, {
       detached: true,
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       cwd: options.cwd,
