@@ -38,12 +38,9 @@ export function archiveFor(project: Project, spec: ChartSpec, target: ArchiveTar
       const version: ChartVersion = listing?.find((v) => v.version === pin.version) ?? { name: pin.chart, version: pin.version, urls: [pin.url] };
       hit = fetchVerified(source, version, project.store, { digest: pin.digest, chart: spec.key, manifestDigest: pin.manifestDigest });
     } else {
-      // The bytes the index lists by digest, when the store holds them already: not fetched and written again.
+      // A digest the index lists is checked like a pin's: the store first, so bytes it holds are not fetched and written again.
       const listed = target.version.digest;
-      const stored = listed === undefined ? Promise.resolve(null) : project.store.get(listed);
-      hit = stored.then((data) =>
-        data === null || listed === undefined ? fetchVerified(source, target.version, project.store) : { data, digest: listed, url: source.url, cached: true },
-      );
+      hit = fetchVerified(source, target.version, project.store, listed === undefined ? undefined : { digest: listed, chart: spec.key });
     }
     project.memo.archives.set(key, hit);
   }
