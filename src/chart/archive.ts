@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import { posix } from "node:path";
 import tar from "tar-stream";
 import { ChartroomError } from "../errors/index.js";
+import { onFirstUse } from "../util/on-first-use.js";
 
 /** Helm's own limits (pkg/chart/loader): 5 MiB a file, 100 MiB in all. */
 export interface ArchiveLimits {
@@ -67,8 +67,7 @@ export async function readChartArchive(data: Buffer, label: string, limits: Arch
   return { root, files };
 }
 
-// node:zlib, required at the first archive opened: a run served from the cache opens none (≈2 ms).
-const zlib = (): typeof import("node:zlib") => createRequire(import.meta.url)("node:zlib");
+const zlib = onFirstUse<typeof import("node:zlib")>("node:zlib");
 
 function gunzip(data: Buffer, label: string, limits: ArchiveLimits): Buffer {
   try {

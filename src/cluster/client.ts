@@ -3,12 +3,12 @@
 // server keeps nothing of them). Anything else is refused here, before it is
 // sent, so no code path of a review can write to a cluster. Credentials go to the
 // kubeconfig's server and nowhere else (no redirect is followed).
-import { createRequire } from "node:module";
 import { ChartroomError, InternalError } from "../errors/index.js";
 import type { ClusterAccess } from "./kubeconfig.js";
+import { onFirstUse } from "../util/on-first-use.js";
 
-// node:https and what it loads, required at the first request: only a live review asks a cluster.
-const https = (): typeof import("node:https") => createRequire(import.meta.url)("node:https");
+// Only a live review asks a cluster.
+const https = onFirstUse<typeof import("node:https")>("node:https");
 
 export interface Answer {
   status: number;

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { onFirstUse } from "../util/on-first-use.js";
 import { killGroup, trackGroup, untrackGroup } from "../util/children.js";
 
 export interface ProcessResult {
@@ -41,9 +41,7 @@ export class ProcessFlood extends Error {
 
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
-// node:child_process and what it loads (net, dgram…), required at the first
-// spawn: a run served from the cache starts no process (≈3 ms).
-const childProcess = (): typeof import("node:child_process") => createRequire(import.meta.url)("node:child_process");
+const childProcess = onFirstUse<typeof import("node:child_process")>("node:child_process");
 
 /**
  * helm's environment: Go's collector off below 128 MiB. A render (or `helm
