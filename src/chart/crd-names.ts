@@ -22,32 +22,20 @@ export function crdNamesIn(text: string): string[] {
 /** The file cut at its document markers (`---` and `...` lines); directives and what they govern are left to the full parse. */
 function documents(text: string): string[] {
   if (/^%/m.test(text)) return [text];
-  // Other line ends than \n (which the m flag would also take for ends of lines): line by line.
-  if (/[\r\u2028\u2029]/.test(text)) return documentsByLine(text);
   const out: string[] = [];
   let from = 0;
-  for (const marker of text.matchAll(/^(?:---|\.\.\.)(?:[^\S\n]|$).*$/gm)) {
-    const at = marker.index;
+  let end = -1;
+  for (let start = 0; start < text.length; start = end + 1) {
+    end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    // Only lines starting with a dash or a dot are looked at (a carriage return before \n counts as the space after a marker).
+    const first = text.charCodeAt(start);
+    if ((first !== 45 && first !== 46) || !/^(---|\.\.\.)(\s|$)/.test(text.slice(start, Math.min(end, start + 4)))) continue;
     // Up to the marker, its newline kept (a trailing newline changes no name).
-    out.push(text.slice(from, at));
-    from = opensDocument(marker[0]) ? at : at + marker[0].length + 1;
+    out.push(text.slice(from, start));
+    from = opensDocument(text.slice(start, end)) ? start : end + 1;
   }
   out.push(text.slice(from));
-  return out.filter((document) => document.trim() !== "");
-}
-
-function documentsByLine(text: string): string[] {
-  const out: string[] = [];
-  let current: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (/^(---|\.\.\.)(\s|$)/.test(line)) {
-      out.push(current.join("\n"));
-      current = opensDocument(line) ? [line] : [];
-      continue;
-    }
-    current.push(line);
-  }
-  out.push(current.join("\n"));
   return out.filter((document) => document.trim() !== "");
 }
 

@@ -52,6 +52,7 @@ describe("crdNamesIn", () => {
       `${crd("before.example.com")}--- {"kind": "CustomResourceDefinition", "metadata": {"name": "inline.example.com"}}\n`,
       ["before.example.com", "inline.example.com"],
     ],
+    ["a key that starts with three dashes (no marker)", `kind: CustomResourceDefinition\n---x: 1\nmetadata:\n  name: dash.example.com\n`, ["dash.example.com"]],
     ["metadata as a list", `kind: CustomResourceDefinition\nmetadata:\n- name: x\n`, []],
     ["no name", `kind: CustomResourceDefinition\nmetadata:\n  labels: {}\n`, []],
     ["an empty file", "", []],
