@@ -4,6 +4,7 @@ import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
+import type { HelmBinary } from "../render/helm-binary.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
 import { templatesChange, templatesReadClock } from "../chart/inspect.js";
@@ -76,11 +77,16 @@ const RECENT = 16;
  */
 function recently(project: Project, key: string, render: () => Promise<Rendering>): Promise<Rendering> {
   const recent = project.memo.renderings;
-  const hit = recent.get(key) ?? render();
-  // The most recently asked for is the last to go; one that failed is not kept.
+  let hit = recent.get(key);
+  if (hit === undefined) {
+    hit = render();
+    const made = hit;
+    // One that failed is not kept.
+    made.catch(() => recent.get(key) === made && recent.delete(key));
+  }
+  // The most recently asked for is the last to go.
   recent.delete(key);
   recent.set(key, hit);
-  hit.catch(() => recent.get(key) === hit && recent.delete(key));
   if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
   return hit;
 }
@@ -128,7 +134,7 @@ async function renderInput(project: Project, request: RenderRequest, digest: str
 async function inputOf(project: Project, request: RenderRequest, archive: RenderInput["archive"], label: string, files: ValuesLayer[]): Promise<RenderInput> {
   const { spec, stack } = request;
   return {
-    helm: await project.helm(engineOfPlatform(project, spec)),
+    helm: await helmFor(project, spec),
     archive,
     label,
     releaseName: spec.releaseName,
@@ -139,6 +145,11 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
   };
+}
+
+/** The helm a chart renders with: its engine's own setting (CHARTROOM_CHART_HELM for helm.v4.Chart) when set, the user's otherwise. */
+export function helmFor(project: Project, spec: ChartSpec): Promise<HelmBinary> {
+  return project.helm(engineOfPlatform(project, spec));
 }
 
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */

@@ -9,6 +9,7 @@ import { imageSummary, movedError, resolveImages, unlockedUses } from "../projec
 import { mapLimit } from "../util/pool.js";
 import { archiveFor, placePinnedArchives } from "../project/archives.js";
 import { lockChart } from "../project/pins.js";
+import { helmFor } from "../project/rendering.js";
 import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf } from "../project/select.js";
 import { whileWriting } from "../project/writing.js";
@@ -62,8 +63,8 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
     const pin = Object.hasOwn(kept, spec.key) ? kept[spec.key] : undefined;
     return only.length === 0 || only.includes(spec.key) || staleReasons(spec, pin).length > 0;
   });
-  // Every chart locked is rendered: helm is asked its version while the charts are resolved and fetched.
-  if (todo.length > 0) project.helm().catch(() => undefined);
+  // Every chart locked is rendered: the helm it renders with is asked its version while the charts are resolved and fetched.
+  for (const spec of todo) helmFor(project, spec).catch(() => undefined);
   let done = 0;
   // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
   const resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
