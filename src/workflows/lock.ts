@@ -64,14 +64,20 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
     return only.length === 0 || only.includes(spec.key) || staleReasons(spec, pin).length > 0;
   });
   // Every chart locked is rendered: the helm it renders with is asked its version while the charts are resolved and fetched.
-  for (const spec of todo) helmFor(project, spec).catch(() => undefined);
+  // Settled before this returns, failed or not: nothing of the run writes to the cache after it.
+  const helms = todo.map((spec) => helmFor(project, spec).catch(() => undefined));
   let done = 0;
-  // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
-  const resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
-    const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
-    project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
-    return entry;
-  });
+  let resolved: LockedChart[];
+  try {
+    // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
+    resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
+      const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
+      project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
+      return entry;
+    });
+  } finally {
+    await Promise.all(helms);
+  }
   const charts: Record<string, LockedChart> = {};
   for (const spec of project.config.charts) {
     const fresh = resolved[todo.indexOf(spec)];
