@@ -9,7 +9,6 @@ import { imageSummary, movedError, resolveImages, unlockedUses } from "../projec
 import { mapLimit } from "../util/pool.js";
 import { archiveFor, placePinnedArchives } from "../project/archives.js";
 import { lockChart } from "../project/pins.js";
-import { helmFor } from "../project/rendering.js";
 import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf } from "../project/select.js";
 import { whileWriting } from "../project/writing.js";
@@ -63,21 +62,13 @@ export async function resolveLock(project: Project, options: LockOptions = {}): 
     const pin = Object.hasOwn(kept, spec.key) ? kept[spec.key] : undefined;
     return only.length === 0 || only.includes(spec.key) || staleReasons(spec, pin).length > 0;
   });
-  // Every chart locked is rendered: the helm it renders with is asked its version while the charts are resolved and fetched.
-  // Settled before this returns, failed or not: nothing of the run writes to the cache after it.
-  const helms = todo.map((spec) => helmFor(project, spec).catch(() => undefined));
   let done = 0;
-  let resolved: LockedChart[];
-  try {
-    // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
-    resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
-      const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
-      project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
-      return entry;
-    });
-  } finally {
-    await Promise.all(helms);
-  }
+  // 16 charts at once: their fetches wait on the network and their renders on helm (render/template.ts bounds those).
+  const resolved = await mapLimit(todo, options.concurrency ?? 16, async (spec) => {
+    const entry = await lockChart(project, spec, options.versions?.get(spec.key), options);
+    project.progress(`[${++done}/${todo.length}] locked ${spec.key} ${entry.version}`);
+    return entry;
+  });
   const charts: Record<string, LockedChart> = {};
   for (const spec of project.config.charts) {
     const fresh = resolved[todo.indexOf(spec)];
