@@ -58,6 +58,8 @@ export async function observed<T>(
     if (--running === 0) {
       restore?.();
       restore = undefined;
+      // Node 20 runs a hook on every promise while a store is enabled: off until the next observation.
+      context.disable();
     }
   }
 }

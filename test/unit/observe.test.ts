@@ -94,6 +94,24 @@ describe("observing what user code reads", () => {
     expect(inputs).toStrictEqual({ files: { "b.txt": expect.any(String) }, probes: {}, env: {}, volatile: false });
   });
 
+  it("observes again, through every await, once every earlier observation has ended (its async context is off in between)", async () => {
+    const dir = await folder({ "a.txt": "a", "b.txt": "b" });
+    const first = await observed(dir, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return readFileSync(join(dir, "a.txt"), "utf8");
+    });
+    // Between observations nothing is recorded anywhere, and a read has nobody to report to.
+    readFileSync(join(dir, "b.txt"));
+    const second = await observed(dir, async () => {
+      await Promise.resolve();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await readFile(join(dir, "b.txt"));
+      return readFileSync(join(dir, "a.txt"), "utf8");
+    });
+    expect(Object.keys(first.inputs.files)).toStrictEqual(["a.txt"]);
+    expect(Object.keys(second.inputs.files).sort()).toStrictEqual(["a.txt", "b.txt"]);
+  });
+
   it("counts the reads of the observed work only (not what runs beside it), nested observations in both, and puts everything back", async () => {
     const original = { readFileSync: fs.readFileSync, env: process.env, date: Date, random: Math.random };
     const dir = await folder({ "a.txt": "a", "b.txt": "b", "c.txt": "c" });
