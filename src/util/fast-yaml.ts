@@ -32,8 +32,12 @@ export type SharedBlocks = Map<string, { text: string; value: unknown }[]>;
  */
 const MIN_SHARED_LINES = 64;
 
+/** What js-yaml refuses in a stream (and Kubernetes' reader as well): a character YAML cannot print, a lone surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
+const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
 export function parseBlockYaml(text: string, shared?: SharedBlocks, minSharedLines = MIN_SHARED_LINES): unknown {
-  if (text.includes("\t") || text.includes("\r")) return undefined;
+  if (text.includes("\t") || text.includes("\r") || NON_PRINTABLE.test(text)) return undefined;
   try {
     return new Reader(text, text.split("\n"), shared, minSharedLines).document();
     // Stryker disable BlockStatement,ConditionalExpression: the reader throws nothing but Unsupported (a bug would show as a throw in the property tests).
@@ -190,6 +194,12 @@ class Reader {
    * at the key's own indent is the key's value; after an empty item it is the next item.
    */
   private value(rest: string | undefined, indent: number, item = false): unknown {
+    const json = rest === undefined ? undefined : jsonString(rest);
+    if (json !== undefined) {
+      this.i++;
+      this.noContinuation(indent);
+      return json;
+    }
     if (rest !== undefined && (rest[0] === '"' || rest[0] === "'") && !closesOnLine(rest)) {
       // `rest` comes trimmed: spaces before the first break are looked for on the line itself.
       if ((this.lines[this.i] as string).endsWith(" ")) unsupported();
@@ -398,27 +408,49 @@ function splitKey(content: string): { key: string; rest: string | undefined } | 
   return { key, rest: trimmed === "" ? undefined : trimmed };
 }
 
-/** Whether a quoted scalar opening `text` closes on the same line. */
-function closesOnLine(text: string): boolean {
-  return closingIn(text.slice(1), text[0] as string) !== -1;
+/**
+ * A one-line double-quoted scalar that is a JSON string as well (JSON's
+ * escapes only, no control character), read by JSON.parse: the value the
+ * escapes below give, read natively. A dashboard rendered into a ConfigMap
+ * is one such line of thousands of `\"`, which a cold process otherwise
+ * walks escape by escape.
+ */
+function jsonString(text: string): string | undefined {
+  if (text[0] !== '"' || !text.endsWith('"')) return undefined;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Where an unescaped closing quote is in one line of a quoted scalar's body, or −1. */
-function closingIn(line: string, quote: string): number {
-  for (let k = 0; k < line.length; k++) {
-    const char = line[k];
-    if (quote === '"' && char === "\\") {
-      k++;
+/** Whether a quoted scalar opening `text` closes on the same line. */
+function closesOnLine(text: string): boolean {
+  return closingIn(text, text[0] as string, 1) !== -1;
+}
+
+/**
+ * Where the first unescaped `quote` is in `text` from `from` on, or −1: a
+ * double quote after an odd run of backslashes is escaped, a single quote
+ * doubled is one. Found by indexOf: a rendered dashboard is one line of
+ * thousands of escaped quotes, which a loop over every character read slowly
+ * in a cold process.
+ */
+function closingIn(text: string, quote: string, from = 0): number {
+  let k = from;
+  for (;;) {
+    const at = text.indexOf(quote, k);
+    if (at === -1) return -1;
+    if (quote === "'") {
+      if (text[at + 1] !== "'") return at;
+      k = at + 2;
       continue;
     }
-    if (char !== quote) continue;
-    if (quote === "'" && line[k + 1] === "'") {
-      k++;
-      continue;
-    }
-    return k;
+    let slashes = 0;
+    for (let b = at - 1; b >= from && text[b] === "\\"; b--) slashes++;
+    if (slashes % 2 === 0) return at;
+    k = at + 1;
   }
-  return -1;
 }
 
 function singleQuoted(raw: string): string {
@@ -440,22 +472,8 @@ function stripComment(text: string): string {
 }
 
 function closingQuote(text: string, start: number): number {
-  const quote = text[start] as string;
-  let k = start + 1;
-  for (;;) {
-    const at = text.indexOf(quote, k);
-    if (at === -1) return unsupported();
-    if (quote === "'") {
-      if (text[at + 1] !== "'") return at;
-      k = at + 2;
-      continue;
-    }
-    // A double quote counts unless an odd run of backslashes escapes it.
-    let slashes = 0;
-    for (let b = at - 1; b > start && text[b] === "\\"; b--) slashes++;
-    if (slashes % 2 === 0) return at;
-    k = at + 1;
-  }
+  const at = closingIn(text, text[start] as string, start + 1);
+  return at === -1 ? unsupported() : at;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -478,29 +496,29 @@ const ESCAPES: Record<string, string> = {
   P: "\u2029",
 };
 
+/** A double-quoted scalar's body with its escapes read: the text between backslashes is copied whole. */
 function doubleQuoted(raw: string): string {
-  if (!raw.includes("\\")) return raw;
+  let at = raw.indexOf("\\");
+  if (at === -1) return raw;
   let out = "";
-  for (let k = 0; k < raw.length; k++) {
-    const char = raw[k] as string;
-    if (char !== "\\") {
-      out += char;
-      continue;
-    }
-    const next = raw[++k] as string;
+  let from = 0;
+  while (at !== -1) {
+    out += raw.slice(from, at);
+    const next = raw[at + 1] as string;
     const width = next === "x" ? 2 : next === "u" ? 4 : next === "U" ? 8 : 0;
     if (width > 0) {
-      const hex = raw.slice(k + 1, k + 1 + width);
+      const hex = raw.slice(at + 2, at + 2 + width);
       if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) unsupported();
       out += String.fromCodePoint(parseInt(hex, 16));
-      k += width;
     } else if (Object.hasOwn(ESCAPES, next)) {
       out += ESCAPES[next];
     } else {
       unsupported();
     }
+    from = at + 2 + width;
+    at = raw.indexOf("\\", from);
   }
-  return out;
+  return out + raw.slice(from);
 }
 
 /** A one-line scalar as Kubernetes reads it (YAML 1.1: see kube-yaml.ts). */

@@ -71,6 +71,13 @@ describe("parseBlockYaml steps aside", () => {
     ["a multi-line quoted scalar's line ending in a space", 'a: "one\n  two \n  three"\n'],
     ["a multi-line single-quoted scalar with a lone quote", "a: 'one\n  it's'\n"],
     ["a multi-line quoted scalar at the document's end", "a: 'one\n"],
+    ["a double-quoted scalar going on below its line", 'a: "x"\n  y\n'],
+    // js-yaml refuses a stream with a character YAML cannot print (so does Kubernetes).
+    ["a control character in a double-quoted scalar", 'a: "x\u0001\\"y\\""\n'],
+    ["a control character in a plain scalar", "a: x\u0007y\n"],
+    ["a DEL in a comment", "a: x # \u007f\n"],
+    ["a lone surrogate", "a: x\ud800y\n"],
+    ["a second quoted scalar after a double-quoted one", 'a: "x" "y"\n'],
   ])("for %s", (_, text) => {
     expect(parseBlockYaml(text)).toBeUndefined();
   });
@@ -104,6 +111,14 @@ describe("parseBlockYaml answers", () => {
     ["a quoted scalar with a comment after it", "a: 'x' # note\nb: \"y\" #note\n"],
     ["a quoted scalar with a hash inside", "a: 'x # y'\n"],
     ["a double-quoted scalar with an escaped quote", 'a: "say \\"hi\\""\n'],
+    // A dashboard as a chart renders it into a ConfigMap: one line, JSON's escapes only.
+    [
+      "a JSON document in a double-quoted scalar",
+      `a: ${JSON.stringify(JSON.stringify({ title: "x", panels: [{ expr: 'rate(x[5m]) # "y"', path: "a\\b/c", s: "é\u2028" }] }))}\n`,
+    ],
+    ["JSON-looking scalars with escapes JSON has not", 'a: "{\\"x\\":\\"\\x41\\e\\"}"\nb: "\\"q\\" \\U0001F680"\n'],
+    ["a double-quoted scalar ending in a quote after its comment", 'a: "x" # "y"\n'],
+    ["double-quoted list items", '- "a: b"\n- ""\n- "x" # "c"\n'],
     ["single-quoted scalars with doubled quotes", "a: 'it''s ''quoted'''\nb: ''''\n"],
     ["a multi-line single-quoted scalar with a doubled quote", "a: 'it''s\n  here'\n"],
     ["a multi-line quoted scalar in a list", "- 'one\n  two'\n- x\n"],
