@@ -2,9 +2,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { readChartArchive } from "../../src/chart/archive.js";
 import { inspectArchive } from "../../src/chart/inspect.js";
 import { ChartroomError } from "../../src/errors/index.js";
+import { HELM_YAML } from "../../src/util/helm-yaml.js";
 import { ROOT } from "../helpers/platform.js";
 import { MINIMAL_CHART_YAML, tarball } from "../helpers/tarball.js";
 
@@ -161,6 +163,19 @@ describe("inspectArchive", () => {
     expect(inspection.dependencies).toStrictEqual([
       { name: "redis", version: "~10", repository: "https://charts.example.test", condition: "redis.enabled", vendored: false },
     ]);
+  });
+
+  it("reads a chart's defaults as Helm does (YAML 1.1), plain block YAML or not, and names values.yaml when it is broken", async () => {
+    const defaults = async (content: string) => (await inspectArchive(await chart([{ name: "tiny/values.yaml", content }]), "tiny")).defaults;
+    const plain = 'a: yes\nb: 0x1F\nc: "x\\ty"\nd: [1, on]\ne:\n  - 1_000\nf: ~\n';
+    const anchors = "p: &a yes\nq: *a\nz: 0x1F\n";
+    expect(await defaults(plain)).toStrictEqual(parseYaml(plain, HELM_YAML));
+    expect(await defaults(plain)).toStrictEqual({ a: true, b: 31, c: "x\ty", d: [1, true], e: [1000], f: null });
+    expect(await defaults(anchors)).toStrictEqual({ p: true, q: true, z: 31 });
+    expect(await defaults("- a\n- b\n")).toStrictEqual({});
+    expect(await defaults("")).toStrictEqual({});
+    const error = await defaults("a: [unclosed\n").catch((e: unknown) => e);
+    expect(ChartroomError.isInstance(error) && [error.code, error.place.file]).toStrictEqual(["ARCHIVE_INVALID", "values.yaml"]);
   });
 
   it("names the file when Chart.yaml is broken", async () => {
