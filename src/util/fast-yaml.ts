@@ -36,6 +36,11 @@ const MIN_SHARED_LINES = 64;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
 const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
 
+/** Where the first character YAML cannot print is (what go-yaml, and so Helm, refuses as a control character), or −1. */
+export function unprintableAt(text: string): number {
+  return text.search(NON_PRINTABLE);
+}
+
 export function parseBlockYaml(text: string, shared?: SharedBlocks, minSharedLines = MIN_SHARED_LINES): unknown {
   if (text.includes("\t") || text.includes("\r") || NON_PRINTABLE.test(text)) return undefined;
   try {

@@ -2,7 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, 
 import { ChartroomError } from "../errors/index.js";
 import { rememberSecret } from "../errors/secrets.js";
 import type { ValuesLayer } from "../model/values.js";
-import { parseBlockYaml } from "../util/fast-yaml.js";
+import { parseBlockYaml, unprintableAt } from "../util/fast-yaml.js";
 import { HELM_YAML } from "../util/helm-yaml.js";
 import { isRecord } from "../util/json.js";
 import type { Values } from "./coalesce.js";
@@ -65,6 +65,7 @@ function parsePositions(name: string, text: string): Map<string, Position> {
 }
 
 function parseFully(name: string, text: string): ParsedLayer[] {
+  refuseUnprintable(name, text);
   const counter = new LineCounter();
   // Duplicate keys are found below in one pass: the parser's own check is quadratic in a map's size.
   // As Helm reads values files: YAML 1.1 (see HELM_YAML).
@@ -97,6 +98,22 @@ function parseFully(name: string, text: string): ParsedLayer[] {
     layers.push({ name: list.length > 1 ? `${name}#${layers.length + 1}` : name, text: text.slice(start, end), values, positions: () => positions });
   }
   return layers;
+}
+
+/**
+ * A control character anywhere in the file, which Helm 3 and 4 refuse ("yaml:
+ * control characters are not allowed") and the full parser here would take.
+ * The character itself is not shown: it may be part of a secret.
+ */
+function refuseUnprintable(name: string, text: string): void {
+  const at = unprintableAt(text);
+  if (at === -1) return;
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  const line = text.slice(0, lineStart).split("\n").length;
+  throw new ChartroomError("VALUES_FILE_INVALID", `${name} is not valid YAML: it holds a control character, which Helm refuses`, {
+    place: { file: name, line, column: at - lineStart + 1 },
+    hint: 'remove it, or write it as an escape inside double quotes ("\\u0007")',
+  });
 }
 
 /** The document as plain values; an alias bomb is refused, not expanded. */

@@ -373,6 +373,11 @@ const CASES: Record<string, Case> = {
     argv: ["check", "webapp"],
     setup: (dir) => values(dir, "webapp/dev.yaml", Buffer.from([0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a])),
   },
+  "a control character in a values file (Helm refuses it)": {
+    code: "VALUES_FILE_INVALID",
+    argv: ["check", "webapp"],
+    setup: (dir) => values(dir, "webapp/dev.yaml", 'replicaCount: 1\nimage:\n  tag: "x\u0001y"\n'),
+  },
   "a duplicate key in a values file": {
     code: "VALUES_FILE_INVALID",
     argv: ["check", "webapp"],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ChartroomError } from "../../src/errors/index.js";
 import { checkValues, type ValuesContract } from "../../src/values/check.js";
 import { coalesce, mergeLayers, subchartSection, subchartView } from "../../src/values/coalesce.js";
 import { deferredValue } from "../../src/values/deferred.js";
@@ -19,6 +20,26 @@ describe("values files read as Helm reads them (YAML 1.1)", () => {
   it("reads yes, on and octal as Helm does, and keeps timestamps and 1:20 as text", () => {
     const [layer] = parseValuesFile("values/app/values.yaml", "enabled: yes\nmode: 0644\nn: 1\nwhen: 2024-01-01\nclock: 12:30\nquoted: 'on'\n");
     expect(layer?.values).toStrictEqual({ enabled: true, mode: 420, false: 1, when: "2024-01-01", clock: "12:30", quoted: "on" });
+  });
+
+  it("refuses a control character as Helm does, at its line and column, without showing it; a tab, a NEL and an escape are fine", () => {
+    for (const [text, line, column] of [
+      ["a: 1\nb: x\u0007y\n", 2, 5],
+      ["a: |\n  x\n  \u007f\n", 3, 3],
+      ["---\na: 1\n---\nb: '\u0085\u009f'\n", 4, 6],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseValuesFile("values/app/values.yaml", text);
+        } catch (caught) {
+          return caught as ChartroomError;
+        }
+      })();
+      expect([error?.code, error?.place]).toStrictEqual(["VALUES_FILE_INVALID", { file: "values/app/values.yaml", line, column }]);
+      expect(error?.message).not.toMatch(/[\u0007\u007f\u009f]/);
+    }
+    const [layer] = parseValuesFile("values/app/values.yaml", 'a: "x\ty"\nb: "\\u0007"\nc: x\u0085y\n');
+    expect(layer?.values).toStrictEqual({ a: "x\ty", b: "\u0007", c: "x\u0085y" });
   });
 
   it("accepts yes for a boolean the schema asks for, as Helm does", () => {
