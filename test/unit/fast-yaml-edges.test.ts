@@ -51,6 +51,7 @@ describe("parseBlockYaml steps aside", () => {
     ["an unknown escape", 'a: "\\q"\n'],
     ["a short hex escape", 'a: "\\x4"\n'],
     ["a non-hex escape", 'a: "\\u00zz"\n'],
+    ["a hex escape that does not start with a hex digit", 'a: "\\xg4"\n'],
     ["text after a closing quote", "a: 'x' y\n"],
     ["a quoted scalar with a lone quote inside", "a: 'it's'\n"],
     ["a quoted scalar going on below its line", "a: 'x'\n  y\n"],
@@ -118,6 +119,10 @@ describe("parseBlockYaml answers", () => {
     ],
     ["JSON-looking scalars with escapes JSON has not", 'a: "{\\"x\\":\\"\\x41\\e\\"}"\nb: "\\"q\\" \\U0001F680"\n'],
     ["a double-quoted scalar ending in a quote after its comment", 'a: "x" # "y"\n'],
+    // Before a comment, which JSON cannot read: the escapes counted by hand.
+    ["escaped quotes and backslashes before a comment", 'a: "say \\"hi\\"" # note\nb: "x\\\\" # c\nc: "x\\\\\\"y" # c\nd: "" # empty\n'],
+    ["quoted scalars with a hash inside, before a comment", "a: \"x #y\" # note\nb: 'x # y' # note\n"],
+    ["a negative zero, which JSON reads as -0", "a: -0\nb: [-0]\n"],
     ["double-quoted list items", '- "a: b"\n- ""\n- "x" # "c"\n'],
     ["single-quoted scalars with doubled quotes", "a: 'it''s ''quoted'''\nb: ''''\n"],
     ["a multi-line single-quoted scalar with a doubled quote", "a: 'it''s\n  here'\n"],
@@ -141,6 +146,10 @@ describe("parseBlockYaml answers", () => {
     const fast = parseBlockYaml(text);
     expect(fast).toBeDefined();
     expect(fast).toStrictEqual(jsYaml(text));
+  });
+
+  it("reads a plain -0 as 0, as Kubernetes does (JSON would read it as -0)", () => {
+    expect(Object.is((parseBlockYaml("a: -0\n") as { a: number }).a, 0)).toBe(true);
   });
 
   it("never answers what js-yaml refuses, and answers the rest as it does (documents built from awkward pieces)", () => {
