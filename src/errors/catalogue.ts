@@ -29,7 +29,8 @@ export const CATALOGUE = {
   },
   VALUES_FILE_INVALID: {
     exit: 1,
-    meaning: "a values file (values/<chart>/*.yaml) is not valid YAML, holds something else than a map, or repeats a key",
+    meaning:
+      "a values file (values/<chart>/*.yaml) is not valid YAML, holds something else than a map, repeats a key, or holds a control character (Helm refuses all four)",
     hint: "fix the file at the place named",
   },
   POLICY_INVALID: {
