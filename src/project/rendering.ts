@@ -4,7 +4,6 @@ import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
-import type { HelmBinary } from "../render/helm-binary.js";
 import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
 import { templatesChange, templatesReadClock } from "../chart/inspect.js";
@@ -134,7 +133,7 @@ async function renderInput(project: Project, request: RenderRequest, digest: str
 async function inputOf(project: Project, request: RenderRequest, archive: RenderInput["archive"], label: string, files: ValuesLayer[]): Promise<RenderInput> {
   const { spec, stack } = request;
   return {
-    helm: await helmFor(project, spec),
+    helm: await project.helm(engineOfPlatform(project, spec)),
     archive,
     label,
     releaseName: spec.releaseName,
@@ -145,11 +144,6 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
   };
-}
-
-/** The helm a chart renders with: its engine's own setting (CHARTROOM_CHART_HELM for helm.v4.Chart) when set, the user's otherwise. */
-export function helmFor(project: Project, spec: ChartSpec): Promise<HelmBinary> {
-  return project.helm(engineOfPlatform(project, spec));
 }
 
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */
