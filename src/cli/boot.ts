@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire, Module } from "node:module";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
@@ -57,7 +57,8 @@ function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, requi
   } catch {
     // No cache yet (or unreadable): compiled from source, and cached at exit.
   }
-  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+  // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
+  const script = new Script(readFileSync(file, "utf8"), { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCache(cacheFile, script));
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
