@@ -1,7 +1,7 @@
 import { posix } from "node:path";
-import tar from "tar-stream";
 import { ChartroomError } from "../errors/index.js";
 import { onFirstUse } from "../util/on-first-use.js";
+import { tarEntries, type TarEntry } from "./tar.js";
 
 /** Helm's own limits (pkg/chart/loader): 5 MiB a file, 100 MiB in all. */
 export interface ArchiveLimits {
@@ -27,42 +27,19 @@ export async function readChartArchive(data: Buffer, label: string, limits: Arch
   const tarball = gunzip(data, label, limits);
   const files = new Map<string, Buffer>();
   let root: string | undefined;
-  const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on("entry", (header, stream, next) => {
-      try {
-        const path = checkEntry(header, label);
-        const top = path.split("/")[0] ?? "";
-        if (root === undefined) root = top;
-        else if (top !== root) throw unsafe(label, path, `every entry must be under one folder ("${root}/")`);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        stream.on("data", (data: unknown) => {
-          const chunk = data as Buffer;
-          size += chunk.length;
-          if (size > limits.maxFileBytes) {
-            stream.destroy(tooLarge(label, `${path} is larger than ${limits.maxFileBytes} bytes`));
-          } else {
-            chunks.push(chunk);
-          }
-        });
-        stream.on("error", reject);
-        stream.on("end", () => {
-          const relative = path.slice(top.length + 1);
-          if (header.type === "file" && relative !== "") files.set(relative, Buffer.concat(chunks));
-          next();
-        });
-      } catch (error) {
-        stream.resume();
-        reject(error);
-        extract.destroy();
-      }
-    });
-    extract.on("finish", resolve);
-    extract.on("error", (error) => reject(asArchiveError(error, label)));
-  });
-  extract.end(tarball);
-  await done;
+  try {
+    for (const entry of tarEntries(tarball)) {
+      const path = checkEntry(entry, label);
+      const top = path.split("/")[0] ?? "";
+      if (root === undefined) root = top;
+      else if (top !== root) throw unsafe(label, path, `every entry must be under one folder ("${root}/")`);
+      if (entry.size > limits.maxFileBytes) throw tooLarge(label, `${path} is larger than ${limits.maxFileBytes} bytes`);
+      const relative = path.slice(top.length + 1);
+      if (entry.type === "file" && relative !== "") files.set(relative, entry.data());
+    }
+  } catch (error) {
+    throw asArchiveError(error, label);
+  }
   if (root === undefined) throw invalid(label, "the archive is empty");
   return { root, files };
 }
@@ -81,15 +58,16 @@ function gunzip(data: Buffer, label: string, limits: ArchiveLimits): Buffer {
   }
 }
 
-function checkEntry(header: tar.Header, label: string): string {
+function checkEntry(header: TarEntry, label: string): string {
   const name = header.name;
   if (name.startsWith("/") || /^[a-zA-Z]:[\\/]/.test(name) || name.includes("\\")) {
     throw unsafe(label, name, "absolute paths are not allowed");
   }
   if (name.split("/").includes("..")) throw unsafe(label, name, "`..` path segments are not allowed");
+  // A type tar has no name for is read as tar-stream read it: checked as a file, kept out of the map.
   const type = header.type ?? "file";
   if (type === "symlink" || type === "link") {
-    const target = header.linkname ?? "";
+    const target = header.linkname;
     const resolved = type === "symlink" ? posix.normalize(posix.join(posix.dirname(name), target)) : posix.normalize(target);
     if (target.startsWith("/") || resolved === ".." || resolved.startsWith("../")) {
       throw unsafe(label, name, `link to "${target}" escapes the chart`);
