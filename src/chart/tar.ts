@@ -129,6 +129,7 @@ function number(header: Buffer, start: number, length: number, field: string): n
 /** A NUL-terminated field as UTF-8. */
 function text(data: Buffer, start: number, length: number): string {
   const end = data.indexOf(0, start);
+  // Stryker disable next-line EqualityOperator: a NUL just past the field ends the text at the same place either way.
   return data.toString("utf8", start, end === -1 || end > start + length ? start + length : end);
 }
 
@@ -157,14 +158,15 @@ function paxRecords(data: Buffer): Map<string, string> {
     // Go stops at NUL padding after the last record.
     if (data[at] === 0) break;
     const space = data.indexOf(0x20, at);
-    const digits = space === -1 ? "" : data.toString("latin1", at, space);
-    const length = /^[1-9][0-9]*$/.test(digits) ? Number(digits) : Number.NaN;
-    if (!(length > space - at + 1) || at + length > data.length || data[at + length - 1] !== 0x0a) throw new TarError("a malformed PAX record");
-    const record = data.toString("utf8", space + 1, at + length - 1);
+    const digits = data.toString("latin1", at, space);
+    const length = /^[0-9]+$/.test(digits) ? Number(digits) : Number.NaN;
+    // A record ends in a newline and has a key: a length that points elsewhere leaves none.
+    const record = data[at + length - 1] === 0x0a ? data.toString("utf8", space + 1, at + length - 1) : "";
     const equals = record.indexOf("=");
     if (equals < 1) throw new TarError("a malformed PAX record");
     const key = record.slice(0, equals);
     const value = record.slice(equals + 1);
+    // The two values chartroom reads are names: Go refuses a NUL in them.
     if ((key === "path" || key === "linkpath") && value.includes("\0")) throw new TarError(`a PAX ${key} with a NUL in it`);
     records.set(key, value);
     at += length;

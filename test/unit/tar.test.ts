@@ -22,7 +22,9 @@ interface Header {
   /** The checksum as written: right (unsigned), signed, or wrong. */
   checksum?: "unsigned" | "signed" | "wrong";
   /** A byte set in a field the checksum counts (to make the signed and unsigned sums differ). */
-  highByte?: boolean;
+  highByte?: number;
+  /** Bytes written at an offset after the rest (star's access time, say). */
+  at?: [number, string];
 }
 
 function header(h: Header): Buffer {
@@ -42,7 +44,8 @@ function header(h: Header): Buffer {
   if (magic === "star") block.write("tar\0", 508, "latin1");
   if (h.prefix !== undefined) block.write(h.prefix, 345, "utf8");
   // In the user name: counted by both sums, differently.
-  if (h.highByte === true) block[265] = 0xe9;
+  if (h.highByte !== undefined) block[265] = h.highByte;
+  if (h.at !== undefined) block.write(h.at[1], h.at[0], "latin1");
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < 512; i++) {
@@ -195,8 +198,10 @@ describe("tarEntries follows Go's archive/tar where it matters", () => {
   });
 
   it("takes the checksum unsigned or signed, and refuses a wrong one", () => {
-    expect(read(header({ name: "c/a", highByte: true, checksum: "signed" }), END)).toHaveLength(1);
-    expect(read(header({ name: "c/a", highByte: true, checksum: "unsigned" }), END)).toHaveLength(1);
+    for (const highByte of [0x80, 0xe9]) {
+      expect(read(header({ name: "c/a", highByte, checksum: "signed" }), END)).toHaveLength(1);
+      expect(read(header({ name: "c/a", highByte, checksum: "unsigned" }), END)).toHaveLength(1);
+    }
     expect(refusal(header({ name: "c/a", checksum: "wrong" }), END)).toContain("checksum");
   });
 
@@ -215,7 +220,8 @@ describe("tarEntries follows Go's archive/tar where it matters", () => {
   it("refuses a size that is negative, not octal, or too large to read", () => {
     const negative = Buffer.alloc(12, 0xff);
     expect(refusal(header({ name: "c/a", rawSize: negative }), END)).toContain("negative");
-    expect(refusal(header({ name: "c/a", rawSize: Buffer.from("00000000009\0", "latin1") }), END)).toContain("octal");
+    for (const digits of ["00000000009\0", "00000000090\0", "0000000 003\0"])
+      expect(refusal(header({ name: "c/a", rawSize: Buffer.from(digits, "latin1") }), END)).toContain("octal");
     const huge = Buffer.alloc(12, 0xff);
     huge[0] = 0x81;
     expect(refusal(header({ name: "c/a", rawSize: huge }), END)).toContain("too large");
@@ -226,12 +232,29 @@ describe("tarEntries follows Go's archive/tar where it matters", () => {
     expect(read(header({ name: "file", prefix: "c/dir", magic: "star" }), END)[0]?.name).toBe("c/dir/file");
     expect(read(header({ name: "file", prefix: "c/dir", magic: "gnu" }), END)[0]?.name).toBe("file");
     expect(read(header({ name: "file", prefix: "c/dir", magic: "v7" }), END)[0]?.name).toBe("file");
+    // A prefix that fills star's 131 bytes, its access time right after: not part of the path.
+    const full = `c/${"p".repeat(129)}`;
+    expect(read(header({ name: "file", prefix: full, magic: "star", at: [476, "14000000000"] }), END)[0]?.name).toBe(`${full}/file`);
+    expect(read(header({ name: "file", prefix: full, at: [476, "14000000000"] }), END)[0]?.name).toBe(`${full}14000000000/file`);
     expect(read(header({ name: "c/file" }), END)[0]?.name).toBe("c/file");
   });
 
   it("reads names up to their NUL, or the whole field", () => {
     expect(read(header({ name: "n".repeat(100) }), END)[0]?.name).toBe("n".repeat(100));
     expect(read(header({ name: "c/x\0ignored" }), END)[0]?.name).toBe("c/x");
+  });
+
+  it("takes a PAX path or a GNU long name whole, without the header's prefix", () => {
+    const records = pax({ path: "c/from-pax" });
+    expect(read(header({ name: "P", flag: "x", size: records.length }), body(records), header({ name: "short", prefix: "c/ignored" }), END)[0]?.name).toBe(
+      "c/from-pax",
+    );
+    const long = `c/${"l".repeat(120)}`;
+    expect(read(header({ name: "L", flag: "L", size: long.length }), body(long), header({ name: "short", prefix: "c/ignored" }), END)[0]?.name).toBe(long);
+    const other = pax({ comment: "no path here" });
+    expect(read(header({ name: "P", flag: "x", size: other.length }), body(other), header({ name: "short", prefix: "c/kept" }), END)[0]?.name).toBe(
+      "c/kept/short",
+    );
   });
 
   it("applies a PAX header's path, linkpath and size to the next entry only", () => {
@@ -248,30 +271,71 @@ describe("tarEntries follows Go's archive/tar where it matters", () => {
       { name: "c/from-pax", type: "symlink", linkname: "target", data: "" },
       { name: "c/next", type: "file", linkname: "", data: "n" },
     ]);
-    const sized = pax({ size: "5" });
-    expect(read(header({ name: "P", flag: "x", size: sized.length }), body(sized), header({ name: "c/a", size: 0 }), body("hello"), END)[0]?.data).toBe(
-      "hello",
+    const sized = pax({ size: "10" });
+    expect(read(header({ name: "P", flag: "x", size: sized.length }), body(sized), header({ name: "c/a", size: 0 }), body("0123456789"), END)[0]?.data).toBe(
+      "0123456789",
     );
   });
 
   it("ignores a global PAX header, as Go returns it as an entry of its own and Helm skips it", () => {
-    const records = pax({ path: "c/global" });
-    expect(read(header({ name: "G", flag: "g", size: records.length }), body(records), header({ name: "c/a" }), END).map((entry) => entry.name)).toStrictEqual([
-      "c/a",
-    ]);
+    const records = pax({ path: "c/global", linkpath: "global-target" });
+    const entries = read(header({ name: "G", flag: "g", size: records.length }), body(records), header({ name: "c/a", flag: "2", linkname: "own" }), END);
+    expect(entries.map((entry) => [entry.name, entry.linkname])).toStrictEqual([["c/a", "own"]]);
+    // A PAX header that is the archive's last bytes: no entry, and no error.
+    expect(read(header({ name: "P", flag: "x", size: records.length }), body(records))).toStrictEqual([]);
   });
 
-  it("refuses a malformed PAX record, a NUL in a PAX path, a PAX size that is no number, and special headers over 1 MiB", () => {
-    for (const broken of ["9 path=c/a", "x path=c/a\n", "5 =v\n\n", "99 path=c/a\n", "11 nokey_\n", "0 path=c\n"]) {
+  it("refuses a malformed PAX record: a length that is no number or does not end at a newline, or no key", () => {
+    for (const broken of [
+      "x path=c/a\n",
+      " 9 path=c\n",
+      "9 path=c/a",
+      "13 path=c/a\n",
+      "0x10 path=c/abc\n",
+      "1e1 a=bcd\n",
+      "10 path=c/a\n",
+      "5 a=\n0 a=b\n",
+      "99 path=c/a\n",
+      "6 =v\n\n",
+      "8 nokey\n",
+      "0 a=b\n",
+    ]) {
       const data = Buffer.from(broken);
-      expect(refusal(header({ name: "P", flag: "x", size: data.length }), body(data), header({ name: "c/a" }), END)).toContain("PAX");
+      expect(refusal(header({ name: "P", flag: "x", size: data.length }), body(data), header({ name: "c/a" }), END), broken).toContain("malformed PAX");
     }
-    const nul = pax({ path: "c/a\0b" });
-    expect(refusal(header({ name: "P", flag: "x", size: nul.length }), body(nul), header({ name: "c/a" }), END)).toContain("NUL");
-    const size = pax({ size: "12x" });
-    expect(refusal(header({ name: "P", flag: "x", size: size.length }), body(size), header({ name: "c/a" }), END)).toContain("size");
-    expect(refusal(header({ name: "P", flag: "x", size: (1 << 20) + 1 }), END)).toContain("PAX header");
-    expect(refusal(header({ name: "L", flag: "L", size: (1 << 20) + 1 }), END)).toContain("GNU long name");
+    // The shortest record Go takes: a key of one letter and an empty value; leading zeros in the length.
+    const short = Buffer.from("5 a=\n013 path=c/z\n");
+    expect(read(header({ name: "P", flag: "x", size: short.length }), body(short), header({ name: "c/a" }), END)[0]?.name).toBe("c/z");
+  });
+
+  it("refuses a NUL in a PAX path or linkpath, and takes one in another record's value", () => {
+    for (const key of ["path", "linkpath"]) {
+      const records = pax({ [key]: "c/a\0b" });
+      expect(refusal(header({ name: "P", flag: "x", size: records.length }), body(records), header({ name: "c/a" }), END)).toContain(`PAX ${key} with a NUL`);
+    }
+    const comment = pax({ comment: "a\0b" });
+    expect(read(header({ name: "P", flag: "x", size: comment.length }), body(comment), header({ name: "c/a" }), END)).toHaveLength(1);
+  });
+
+  it("refuses a PAX size that is not a whole number of bytes", () => {
+    for (const value of ["12x", " 12", "12 ", "1e3", "99999999999999999999"]) {
+      const size = pax({ size: value });
+      expect(refusal(header({ name: "P", flag: "x", size: size.length }), body(size), header({ name: "c/a" }), END), value).toContain("PAX size");
+    }
+  });
+
+  it("takes PAX and GNU long-name headers up to 1 MiB, as Go does, and refuses larger ones", () => {
+    const limit = 1 << 20;
+    const records = Buffer.concat([pax({ path: "c/at-limit" }), Buffer.alloc(limit - pax({ path: "c/at-limit" }).length)]);
+    expect(read(header({ name: "P", flag: "x", size: limit }), body(records), header({ name: "c/a" }), END)[0]?.name).toBe("c/at-limit");
+    expect(refusal(header({ name: "P", flag: "x", size: limit + 1 }), END)).toContain("a PAX header of");
+    expect(refusal(header({ name: "G", flag: "g", size: limit + 1 }), END)).toContain("a PAX header of");
+    expect(refusal(header({ name: "L", flag: "L", size: limit + 1 }), END)).toContain("a GNU long name header of");
+  });
+
+  it("refuses a PAX or long-name header whose content is cut short", () => {
+    expect(refusal(header({ name: "P", flag: "x", size: 100 }))).toContain("unexpected end");
+    expect(refusal(header({ name: "L", flag: "L", size: 600 }), body("x".repeat(512)))).toContain("unexpected end");
   });
 
   it("stops reading PAX records at NUL padding", () => {
