@@ -24,16 +24,16 @@ function documents(text: string): string[] {
   if (/^%/m.test(text)) return [text];
   const out: string[] = [];
   let from = 0;
-  let end = -1;
-  for (let start = 0; start < text.length; start = end + 1) {
-    end = text.indexOf("\n", start);
+  // A marker line: three dashes or dots at the start of a line, then a space (a carriage return counts) or the line's end.
+  const markers = /(?:^|\n)(?:---|\.\.\.)(?=\s|$)/g;
+  for (let found = markers.exec(text); found !== null; found = markers.exec(text)) {
+    const start = found[0].startsWith("\n") ? found.index + 1 : found.index;
+    let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
-    // Only lines starting with a dash or a dot are looked at (a carriage return before \n counts as the space after a marker).
-    const first = text.charCodeAt(start);
-    if ((first !== 45 && first !== 46) || !/^(---|\.\.\.)(\s|$)/.test(text.slice(start, Math.min(end, start + 4)))) continue;
     // Up to the marker, its newline kept (a trailing newline changes no name).
     out.push(text.slice(from, start));
     from = opensDocument(text.slice(start, end)) ? start : end + 1;
+    markers.lastIndex = end;
   }
   out.push(text.slice(from));
   return out.filter((document) => document.trim() !== "");
@@ -70,11 +70,9 @@ function scan(document: string): string[] | undefined {
   let childIndent: number | undefined;
   if (/^\s*[[{"']/.test(document.replace(/^(\s*#.*\n)*/, ""))) return undefined;
   let end = -1;
-  for (let start = 0; start <= document.length; start = end + 1) {
+  for (let start = 0; start <= document.length; start = inMetadata ? end + 1 : nextLineRead(document, end)) {
     end = document.indexOf("\n", start);
     if (end === -1) end = document.length;
-    // The bulk of a CRD (its spec, hundreds of KB) is passed over without a line being cut out.
-    if (!inMetadata && passedOver(document, start, end)) continue;
     const line = document.slice(start, end);
     const body = line.trimStart();
     if (body === "" || body.startsWith("#")) continue;
@@ -109,16 +107,17 @@ function scan(document: string): string[] | undefined {
   return name === undefined ? undefined : [name];
 }
 
-/**
- * A line indented by spaces only whose text starts with a printable ASCII
- * character: outside metadata, a line the reading below would pass over too
- * (neither blank, nor top-level, nor tab-indented).
- */
-function passedOver(text: string, start: number, end: number): boolean {
-  let i = start;
-  while (i < end && text.charCodeAt(i) === 32) i++;
-  const first = text.charCodeAt(i);
-  return i > start && i < end && first > 32 && first < 127;
+// A line the reading below acts on outside metadata: one that starts at the
+// margin, or whose indentation holds a tab. Every other line is indented by
+// spaces, and is passed over: the bulk of a CRD (its spec, hundreds of KB)
+// is skipped by one search, no line cut out.
+const READ_OUTSIDE_METADATA = /\n(?=[^ \n]|[^\S\n]*\t)/g;
+
+/** Where the next line to read starts, after the line ending at `end` (past the text when there is none). */
+function nextLineRead(text: string, end: number): number {
+  READ_OUTSIDE_METADATA.lastIndex = end;
+  const found = READ_OUTSIDE_METADATA.exec(text);
+  return found === null ? text.length + 1 : found.index + 1;
 }
 
 // Plain scalars YAML reads as null, a boolean or a number.
