@@ -21,7 +21,8 @@ export function crdNamesIn(text: string): string[] {
 
 /** The file cut at its document markers (`---` and `...` lines); directives and what they govern are left to the full parse. */
 function documents(text: string): string[] {
-  if (/^%/m.test(text)) return [text];
+  // A line starting with %, as /^%/m finds it (after any line terminator), without a regex's pass over every line.
+  if (text.startsWith("%") || ["\n%", "\r%", "\u2028%", "\u2029%"].some((start) => text.includes(start))) return [text];
   const out: string[] = [];
   let from = 0;
   // A marker line: three dashes or dots at the start of a line, then a space (a carriage return counts) or the line's end.
@@ -70,7 +71,8 @@ function scan(document: string): string[] | undefined {
   let childIndent: number | undefined;
   if (/^\s*[[{"']/.test(document.replace(/^(\s*#.*\n)*/, ""))) return undefined;
   let end = -1;
-  for (let start = 0; start <= document.length; start = inMetadata ? end + 1 : nextLineRead(document, end)) {
+  const tabs = document.includes("\t");
+  for (let start = 0; start <= document.length; start = inMetadata ? end + 1 : nextLineRead(document, end, tabs)) {
     end = document.indexOf("\n", start);
     if (end === -1) end = document.length;
     const line = document.slice(start, end);
@@ -110,13 +112,16 @@ function scan(document: string): string[] | undefined {
 // A line the reading below acts on outside metadata: one that starts at the
 // margin, or whose indentation holds a tab. Every other line is indented by
 // spaces, and is passed over: the bulk of a CRD (its spec, hundreds of KB)
-// is skipped by one search, no line cut out.
-const READ_OUTSIDE_METADATA = /\n(?=[^ \n]|[^\S\n]*\t)/g;
+// is skipped by one search, no line cut out. Without a tab in the text, the
+// search need not look into each line's indentation (twice as fast).
+const AT_MARGIN = /\n[^ \n]/g;
+const AT_MARGIN_OR_TAB = /\n(?=[^ \n]|[^\S\n]*\t)/g;
 
 /** Where the next line to read starts, after the line ending at `end` (past the text when there is none). */
-function nextLineRead(text: string, end: number): number {
-  READ_OUTSIDE_METADATA.lastIndex = end;
-  const found = READ_OUTSIDE_METADATA.exec(text);
+function nextLineRead(text: string, end: number, tabs: boolean): number {
+  const search = tabs ? AT_MARGIN_OR_TAB : AT_MARGIN;
+  search.lastIndex = end;
+  const found = search.exec(text);
   return found === null ? text.length + 1 : found.index + 1;
 }
 

@@ -53,6 +53,11 @@ describe("crdNamesIn", () => {
       ["before.example.com", "inline.example.com"],
     ],
     ["a key that starts with three dashes (no marker)", `kind: CustomResourceDefinition\n---x: 1\nmetadata:\n  name: dash.example.com\n`, ["dash.example.com"]],
+    [
+      "a tab in an indentation outside metadata (the full parse decides)",
+      "kind: CustomResourceDefinition\nspec:\n  x: 1\n \tkind: Other\nmetadata:\n  name: b\n",
+      [],
+    ],
     ["metadata as a list", `kind: CustomResourceDefinition\nmetadata:\n- name: x\n`, []],
     ["no name", `kind: CustomResourceDefinition\nmetadata:\n  labels: {}\n`, []],
     ["an empty file", "", []],
