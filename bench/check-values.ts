@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { inspectArchive } from "../src/chart/inspect.js";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { checkValues } from "../src/values/check.js";
 import { parseValuesFile } from "../src/values/layers.js";

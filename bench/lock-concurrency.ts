@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { resolveLock } from "../src/workflows/lock.js";

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { chartSpec } from "../src/config/normalise.js";
 import type { ChartSpec, Config, RepositorySpec } from "../src/config/types.js";
 import { resolveVersion } from "../src/versions/resolve.js";

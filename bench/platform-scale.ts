@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { generateChart } from "./lib/generate-chart.js";
 import { median, ms } from "./lib/serve.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { builtinRules } from "../src/policy/builtin.js";
 import { runPolicies, type PolicyChart } from "../src/policy/run.js";
 import { emptySettings } from "../src/policy/settings.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { chartReport, diffReport } from "../src/diff/report.js";
 import { formatMarkdown } from "../src/report/diff-markdown.js";
 import { formatText } from "../src/report/diff-text.js";

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { appChart } from "./lib/real-charts.js";
 import { platform, type Chart } from "./peers.js";

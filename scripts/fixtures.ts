@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { parse, stringify } from "yaml";
-import { packChart } from "../src/chart/pack.js";
+import { packChart } from "../test/helpers/pack.js";
 import { sha256Hex } from "../src/util/hash.js";
 
 /**

@@ -7,7 +7,7 @@
  * of its own group). Version 2 changes what a real bump changes: image tags,
  * a flag in a controller's args, one panel of a dashboard, CRD fields.
  */
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../../test/helpers/pack.js";
 
 type Files = Map<string, Buffer>;
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiffReport, LiveSection } from "../../src/diff/model.js";
 import type { AuditEvent, Cluster } from "../helpers/cluster.js";
 import { ENGINE_TEST_MS, type ExampleProject, type Outcome } from "../helpers/engine.js";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { deployedExample, helm, live as liveObject } from "../helpers/live.js";
 
 const PASSWORD = "planted-live-secret-3391";

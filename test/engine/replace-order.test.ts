@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import type { DiffReport } from "../../src/diff/model.js";
 import { ExampleProject, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";

@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { ExampleProject, type Outcome, ENGINE_TEST_MS } from "../helpers/engine.js";
 import { runHelm } from "../helpers/helm.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "./pack.js";
 import { editFile } from "./platform.js";
 
 /**

@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
 import { compiledCli, runGroup } from "../helpers/process.js";

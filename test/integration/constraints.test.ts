@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { resolveVersion } from "../../src/versions/resolve.js";
 import { serveRepository } from "../helpers/chart-repo.js";
 import { helm, runHelm } from "../helpers/helm.js";

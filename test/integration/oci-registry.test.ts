@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, loadChartFiles } from "../../scripts/fixtures.js";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { HELM_CHART_MEDIA_TYPE } from "../../src/sources/oci/reference.js";
 import { writeConfig } from "../helpers/chart-repo.js";
 import { cli, ROOT, snapshot } from "../helpers/platform.js";

@@ -4,7 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";

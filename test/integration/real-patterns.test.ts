@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { helm } from "../helpers/helm.js";
 import { addChart, CONFIGMAP } from "../helpers/hostile.js";
 import { cli, copyPlatform, editFile } from "../helpers/platform.js";

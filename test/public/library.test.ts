@@ -7,7 +7,7 @@ import { applyUpgrade, lock, openProject, planUpgrade } from "chartroom";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildChart, fixtureDirs, FIXTURES, loadChartFiles, writeRepository } from "../../scripts/fixtures.js";
-import { packChart } from "../../src/chart/pack.js";
+import { packChart } from "../helpers/pack.js";
 import { helm } from "../helpers/helm.js";
 import { cli, copyPlatform, editFile, ROOT } from "../helpers/platform.js";
 
