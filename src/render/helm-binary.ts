@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createWriteStream } from "node:fs";
+import { accessSync, closeSync, constants, createWriteStream, openSync, readSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
@@ -9,6 +9,7 @@ import yauzl from "yauzl";
 import { z } from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { recordStore } from "../store/records.js";
+import { readGoBuildInfo } from "./go-build-info.js";
 import { makeFolder, writeError } from "../util/fs.js";
 import { helmEnv, runProcess } from "./run.js";
 
@@ -89,12 +90,15 @@ export async function layerBinary(major: HelmMajor, binary: "helm" | "kubectl", 
 }
 
 /**
- * The helm at `path`, run once to read its version and checked against 3.8.
- * The version is kept in the cache by the file's identity (inode, size,
- * mtime): asking a Go binary its version costs as much CPU as a small render,
- * on every run.
+ * The helm at `path` with its version, checked against 3.8. The version is read
+ * from the binary's Go build record where it has one (Helm 4 releases do), else
+ * helm is run once to print it and the answer kept in the cache by the file's
+ * identity (inode, size, mtime): asking a Go binary its version costs as much
+ * CPU as a small render.
  */
 async function checked(path: string, origin: string, cacheRoot: string): Promise<HelmBinary> {
+  const recorded = recordedVersion(path);
+  if (recorded !== undefined) return { path, version: atLeastMinimum(path, recorded), origin };
   const identity = await stat(path).then(
     (info) => `${path}\u0000${info.dev}\u0000${info.ino}\u0000${info.size}\u0000${info.mtimeMs}`,
     () => undefined,
@@ -120,15 +124,46 @@ async function checked(path: string, origin: string, cacheRoot: string): Promise
       hint: code === "ENOENT" ? "is helm installed? Set HELM_BIN to its path" : "check that the file is a helm binary for this machine",
     });
   }
-  const version = semver.coerce(stdout.trim())?.version;
-  if (version === undefined || semver.lt(version, MINIMUM_HELM)) {
-    throw new ChartroomError("HELM_TOO_OLD", `helm at ${path} is ${stdout.trim() || "of unknown version"}; chartroom needs ≥ ${MINIMUM_HELM}`, {
-      hint: "upgrade helm, or point HELM_BIN at a newer one",
-    });
-  }
+  const version = atLeastMinimum(path, stdout.trim());
   // A cache that cannot be written costs the next run a `helm version`, nothing more.
   if (identity !== undefined) await versions.write(identity, { version }).catch(() => undefined);
   return { path, version, origin };
+}
+
+/** The version as helm prints it, checked against 3.8. */
+function atLeastMinimum(path: string, printed: string): string {
+  const version = semver.coerce(printed)?.version;
+  if (version === undefined || semver.lt(version, MINIMUM_HELM)) {
+    throw new ChartroomError("HELM_TOO_OLD", `helm at ${path} is ${printed || "of unknown version"}; chartroom needs ≥ ${MINIMUM_HELM}`, {
+      hint: "upgrade helm, or point HELM_BIN at a newer one",
+    });
+  }
+  return version;
+}
+
+/**
+ * The version Go recorded in the binary for Helm's own module, when it is an
+ * executable for this machine; undefined sends the caller to `helm version`,
+ * which also says why a binary cannot run.
+ */
+function recordedVersion(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    accessSync(path, constants.X_OK);
+    fd = openSync(path, "r");
+    const file = fd;
+    const info = readGoBuildInfo((offset, length) => {
+      const bytes = new Uint8Array(length);
+      return bytes.subarray(0, readSync(file, bytes, 0, length, offset));
+    });
+    // A fork or a wrapper built as another module may print another version.
+    if (info === undefined || info.arch !== process.arch || !/^helm\.sh\/helm\/v\d+$/.test(info.module)) return undefined;
+    return semver.valid(info.version) === null ? undefined : info.version;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 async function findOnPath(name: string, pathVar: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import { chmod, readFile, utimes, writeFile } from "node:fs/promises";
+import { chmod, copyFile, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChartroomError } from "../../src/errors/index.js";
@@ -68,6 +68,52 @@ describe("the helm binary", () => {
     await utimes(path, new Date(), new Date(Date.now() + 10_000));
     for (let i = 0; i < 2; i++) expect(await locate().catch((e: ChartroomError) => e.code)).toBe("HELM_TOO_OLD");
     expect((await readFile(calls, "utf8")).split("\n").filter(Boolean)).toHaveLength(4);
+  });
+
+  it("reads Helm 4's version from the binary's Go build record, without running it or caching it", async () => {
+    const cacheRoot = await tempDir();
+    const { path } = await pinnedHelm(4, HELM_CACHE);
+    expect(await locateHelm({ env: { HELM_BIN: path }, cacheRoot })).toStrictEqual({ path, version: "4.1.4", origin: "HELM_BIN" });
+    // A run of `helm version` would have left its answer here.
+    expect(await readdir(cacheRoot)).toStrictEqual([]);
+  });
+
+  it("runs helm for its version when the build record says (devel), as Helm 3.17's does", async () => {
+    const cacheRoot = await tempDir();
+    const { path } = await pinnedHelm(3, HELM_CACHE);
+    expect((await locateHelm({ env: { HELM_BIN: path }, cacheRoot })).version).toBe("3.17.2");
+    expect(await readdir(cacheRoot)).toStrictEqual(["helm-version"]);
+  });
+
+  /** A copy of the pinned Helm 4 with `bytes` written wherever `find` is. */
+  async function alteredHelm4(find: string, bytes: Buffer, mode = 0o755): Promise<string> {
+    const path = join(await tempDir(), "helm");
+    await copyFile((await pinnedHelm(4, HELM_CACHE)).path, path);
+    const data = await readFile(path);
+    let at = data.indexOf(find, 0, "latin1");
+    expect(at).toBeGreaterThanOrEqual(0);
+    for (; at >= 0; at = data.indexOf(find, at + 1, "latin1")) bytes.copy(data, at);
+    await writeFile(path, data);
+    await chmod(path, mode);
+    return path;
+  }
+
+  it("runs helm for its version when the build record names another module (a fork), and believes what it prints", async () => {
+    const cacheRoot = await tempDir();
+    const path = await alteredHelm4("mod\thelm.sh/helm/v4\t", Buffer.from("mod\thelm.sh/fork/v4\t"));
+    expect((await locateHelm({ env: { HELM_BIN: path }, cacheRoot })).version).toBe("4.1.4");
+    expect(await readdir(cacheRoot)).toStrictEqual(["helm-version"]);
+  });
+
+  it("explains a helm built for another machine, or one that may not be run, as before", async () => {
+    // e_machine 183: an arm64 binary, which this machine's kernel refuses to run.
+    const arm = await alteredHelm4("\x7fELF\x02\x01\x01", Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 183, 0]));
+    const notExecutable = await alteredHelm4("\x7fELF", Buffer.from("\x7fELF", "latin1"), 0o644);
+    for (const path of [arm, notExecutable]) {
+      const error = await locateHelm({ env: { HELM_BIN: path }, cacheRoot: await tempDir() }).catch((e: unknown) => e);
+      expect(ChartroomError.isInstance(error) && error.code).toBe("HELM_NOT_FOUND");
+      expect((error as ChartroomError).message).toContain(`cannot run helm at ${path}`);
+    }
   });
 
   it("explains a HELM_BIN that does not exist", async () => {
