@@ -1,5 +1,6 @@
 import { onFirstUse } from "../util/on-first-use.js";
 import { killGroup, trackGroup, untrackGroup } from "../util/children.js";
+import { beforeInput } from "../util/young-space.js";
 
 export interface ProcessResult {
   code: number;
@@ -98,6 +99,7 @@ export const runProcess: Runner = (file, args, options) =>
       killGroup(child.pid);
       if (failure !== undefined) return reject(failure);
       const stdout = Buffer.concat(out);
+      beforeInput(stdout.length);
       const result = {
         code: code ?? 128 + signalNumber(signal),
         stdout: options.binary === true ? "" : stdout.toString("utf8"),

@@ -4,6 +4,7 @@ import { ChartroomError } from "../errors/index.js";
 import { stripUserInfo } from "../errors/secrets.js";
 import { http, https, tls } from "./lazy-net.js";
 import { openTunnel, proxyFor, proxyHeaders } from "./proxy.js";
+import { beforeInput } from "../util/young-space.js";
 
 export interface HttpRequest {
   url: string;
@@ -183,7 +184,9 @@ function once(req: HttpRequest): Promise<HttpResponse> {
           settled = true;
           clearTimeout(timer);
           tunnel?.destroy();
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: req.url });
+          const body = Buffer.concat(chunks);
+          beforeInput(body.length);
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, url: req.url });
         });
         response.on("error", fail);
       });

@@ -3,6 +3,7 @@ import { ChartroomError, type Place } from "../errors/index.js";
 import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
+import { beforeInput } from "./young-space.js";
 
 /**
  * Write through a temporary file in the same folder, flushed, then renamed:
@@ -164,6 +165,7 @@ export async function readTextFor(
 
 /** Bytes that must be UTF-8 text within `maxBytes`, read from a file or from elsewhere (git's objects), judged as readTextFor judges a file. */
 export function textFor(bytes: Buffer, path: string, what: string, options: { place?: Place; maxBytes?: number; shown?: string } = {}): string {
+  beforeInput(bytes.length);
   if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
     throw new ChartroomError("INPUT_TOO_LARGE", `${what} is ${megabytes(bytes.length)}, over the ${megabytes(options.maxBytes)} chartroom reads: ${path}`, {
       place: { file: path, ...options.place },

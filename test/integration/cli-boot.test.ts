@@ -2,7 +2,7 @@
 // the first run writes the cache, the next ones use it, and a cache that does
 // not fit (damaged, another build) is refused by V8 and made again. None of
 // it can fail a run.
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packChart } from "../helpers/pack.js";
@@ -39,6 +39,40 @@ describe("the CLI's code cache", () => {
     const third = await outdated(cache);
     expect([third.code, third.stdout, third.stderr]).toStrictEqual([first.code, first.stdout, ""]);
     expect((await readFile(file)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
+  /** The largest size of V8's young generation (both semi-spaces, MB) during `render webapp` in `project`, sampled while the run waits. */
+  async function youngSpaceOfRender(project: string): Promise<number> {
+    const dir = await tempDir();
+    const preload = join(dir, "young-space.cjs");
+    await writeFile(
+      preload,
+      `const v8 = require("node:v8");
+      const size = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").space_size;
+      let largest = 0;
+      setInterval(() => { largest = Math.max(largest, size()); }, 1).unref();
+      process.on("exit", () => process.stderr.write("young space " + Math.max(largest, size()) / 1048576));`,
+    );
+    const render = await runGroup(process.execPath, ["-r", preload, compiledCli(), "render", "webapp", "--stack", "dev"], {
+      cwd: project,
+      env: { CHARTROOM_CACHE: join(dir, "cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
+      timeoutMs: 120_000,
+    });
+    expect(render.code).toBe(0);
+    return Number(/^young space (\d+)$/.exec(render.stderr)?.[1]);
+  }
+
+  it("keeps V8's young generation small through a render, where left alone V8 grows it to 8 MB or more", async () => {
+    // 1 MB each when the run starts, 2 MB after loading its bundles.
+    expect(await youngSpaceOfRender(ROOT)).toBe(4);
+  });
+
+  it("lets V8 grow the young generation for a values file of 5 MB", async () => {
+    const project = await tempDir();
+    for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values"]) await cp(join(ROOT, name), join(project, name), { recursive: true });
+    const notes = Array.from({ length: 50_000 }, (_, i) => `  note${i}: "${"x".repeat(90)}"`).join("\n");
+    await appendFile(join(project, "values", "webapp", "values.yaml"), `\nnotes:\n${notes}\n`);
+    expect(await youngSpaceOfRender(project)).toBeGreaterThanOrEqual(16);
   });
 
   it("costs a run nothing when its folder cannot be made (a file stands there)", async () => {
