@@ -33,7 +33,9 @@ describe("the young generation", () => {
   });
 
   it("grows again once an input of 4 MB or more is read", () => {
-    expect(youngSpaceGrowth("youngSpace.keepYoungSpaceSmall(); garbage(); youngSpace.beforeInput(youngSpace.LARGE_INPUT_BYTES); garbage();")).toBeGreaterThanOrEqual(4);
+    expect(
+      youngSpaceGrowth("youngSpace.keepYoungSpaceSmall(); garbage(); youngSpace.beforeInput(youngSpace.LARGE_INPUT_BYTES); garbage();"),
+    ).toBeGreaterThanOrEqual(4);
   });
 
   it("is left alone when node was started with a semi-space setting of the user's", () => {
