@@ -1,5 +1,6 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
@@ -264,26 +265,27 @@ async function findingsKey(project: Project, stack: StackSpec | undefined, chart
       charts: charts.map((chart, i) => [chart.key, chart.engine, chart.dropHooks, keys[i], [...(chart.lockedImages ?? [])].sort()]),
       declared: [project.config.charts.map((spec) => spec.key), project.config.stacks.map((item) => item.name)],
       files,
-      rules: await rulesFingerprint(),
+      rules: rulesFingerprint(),
     }),
   );
 }
 
-let fingerprint: Promise<string> | undefined;
+let fingerprint: string | undefined;
 
-/** The built-in rules' files (size and time of each): a chartroom upgrade or a rebuild misses the cache. */
-function rulesFingerprint(): Promise<string> {
-  fingerprint ??= (async () => {
-    const folder = installedFile("policy");
-    const names = (await readdir(folder, { recursive: true })).sort();
-    const stats = await Promise.all(
-      names.map(async (name) => {
-        const info = await stat(join(folder, name));
-        return `${name} ${info.size} ${info.mtimeMs}`;
-      }),
-    );
-    return sha256Hex(stats.join("\n"));
-  })();
+/**
+ * The built-in rules' files (size and time of each): a chartroom upgrade or a
+ * rebuild misses the cache. Read synchronously: thirty-three stats at once
+ * took ≈10 ms of a cold operator diff's profile, and take ≈2 ms in a row.
+ */
+function rulesFingerprint(): string {
+  if (fingerprint !== undefined) return fingerprint;
+  const folder = installedFile("policy");
+  const names = readdirSync(folder, { recursive: true, encoding: "utf8" }).sort();
+  const stats = names.map((name) => {
+    const info = statSync(join(folder, name));
+    return `${name} ${info.size} ${info.mtimeMs}`;
+  });
+  fingerprint = sha256Hex(stats.join("\n"));
   return fingerprint;
 }
 
