@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
 import { installedFile } from "../util/installed.js";
+import { withV8Defaults } from "../util/young-space.js";
 
 /** What cli/start.ts exports: the CLI past `--help`. */
 export interface Start {
@@ -58,7 +59,9 @@ function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, requi
     // No cache yet (or unreadable): compiled from source, and cached at exit.
   }
   // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
-  const script = new Script(readFileSync(file, "utf8"), { filename: file, cachedData });
+  const source = readFileSync(file, "utf8");
+  // kinds.cjs is compiled mid-run, when the CLI has changed a V8 flag that would make V8 refuse the cache.
+  const script = withV8Defaults(() => new Script(source, { filename: file, cachedData }));
   if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => keepCache(cacheFile, script));
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
@@ -70,7 +73,7 @@ function keepCache(path: string, script: Script): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(temporary, withV8Defaults(() => script.createCachedData()), { mode: 0o600 });
     renameSync(temporary, path);
   } catch {
     // A read-only or full cache folder: the next run compiles again.

@@ -9,31 +9,51 @@ import { setFlagsFromString } from "node:v8";
  * more than the memory is worth (+120 ms of 760 for that file's check), so
  * such an input gives V8 its own growth back. The CLI asks for this; the
  * library never changes the V8 settings of the program it runs in.
+ *
+ * V8 refuses a code cache made under other flag values than its own (a hash
+ * of every flag not at its default), so code caches are read and made with
+ * the growth factor at V8's default: `withV8Defaults`.
  */
 
 // Below this, an input is parsed in a small young space as fast as in a
 // grown one (an operator chart's 2.2 MB renderings); the 10 MB values file is not.
 export const LARGE_INPUT_BYTES = 4 * 1024 * 1024;
 
-let small = false;
+const SMALL = "--semi-space-growth-factor=1";
+// V8's default growth factor: at its default, a flag leaves V8's flag hash as it was.
+const DEFAULT = "--semi-space-growth-factor=2";
+
+// The flag is the process's, and so is this: the CLI's bundle and its boot
+// (cli/boot.ts, outside the bundle) each hold a copy of this module.
+const state = ((globalThis as { [key: symbol]: { small: boolean } })[Symbol.for("chartroom.young-space")] ??= { small: false });
 
 /** Keep the young generation at its first size (the CLI, at start). */
 export function keepYoungSpaceSmall(): void {
   // A growth factor the user set on node's command line is theirs.
   if (process.execArgv.some((flag) => flag.includes("semi-space"))) return;
-  setFlagsFromString("--semi-space-growth-factor=1");
-  small = true;
+  setFlagsFromString(SMALL);
+  state.small = true;
 }
 
 /** About to read an input of `bytes`: a large one lets the young generation grow as V8 would. */
 export function beforeInput(bytes: number): void {
-  if (!small || bytes < LARGE_INPUT_BYTES) return;
-  // V8's default growth factor.
-  setFlagsFromString("--semi-space-growth-factor=2");
-  small = false;
+  if (!state.small || bytes < LARGE_INPUT_BYTES) return;
+  setFlagsFromString(DEFAULT);
+  state.small = false;
+}
+
+/** `work` run with V8's flags as node started them (a code cache read or made), the young generation kept small again after. */
+export function withV8Defaults<T>(work: () => T): T {
+  if (!state.small) return work();
+  setFlagsFromString(DEFAULT);
+  try {
+    return work();
+  } finally {
+    setFlagsFromString(SMALL);
+  }
 }
 
 /** Whether the young generation is being kept small, for tests. */
 export function youngSpaceKeptSmall(): boolean {
-  return small;
+  return state.small;
 }
