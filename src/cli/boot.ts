@@ -73,7 +73,11 @@ function keepCache(path: string, script: Script): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, withV8Defaults(() => script.createCachedData()), { mode: 0o600 });
+    writeFileSync(
+      temporary,
+      withV8Defaults(() => script.createCachedData()),
+      { mode: 0o600 },
+    );
     renameSync(temporary, path);
   } catch {
     // A read-only or full cache folder: the next run compiles again.

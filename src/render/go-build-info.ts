@@ -29,11 +29,17 @@ const SEARCH_SIZE = 64 * 1024;
 const FLAG_INLINE = 2;
 
 export function readGoBuildInfo(read: ReadAt): GoBuildInfo | undefined {
-  const head = view(read(0, 64));
-  const found = elfSection(read, head) ?? machoSection(read, head);
-  if (found === undefined) return undefined;
-  const module = mainModule(read(found.offset, Math.min(found.size, SEARCH_SIZE)));
-  return module === undefined ? undefined : { ...module, arch: found.arch };
+  try {
+    const head = view(read(0, 64));
+    const found = elfSection(read, head) ?? machoSection(read, head);
+    if (found === undefined) return undefined;
+    const module = mainModule(read(found.offset, Math.min(found.size, SEARCH_SIZE)));
+    return module === undefined ? undefined : { ...module, arch: found.arch };
+  } catch (error) {
+    // A header, table or command that points past what was read: not a file this reads.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 interface Section {
@@ -49,15 +55,13 @@ function view(bytes: Uint8Array): DataView {
 /** The .go.buildinfo section of a 64-bit little-endian ELF file. */
 function elfSection(read: ReadAt, head: DataView): Section | undefined {
   // \x7fELF, class 2 (64-bit), data 1 (little-endian).
-  if (head.byteLength < 64 || head.getUint32(0) !== 0x7f454c46 || head.getUint8(4) !== 2 || head.getUint8(5) !== 1) return undefined;
+  if (head.getUint32(0) !== 0x7f454c46 || head.getUint8(4) !== 2 || head.getUint8(5) !== 1) return undefined;
   const machine = head.getUint16(18, true);
   const tableOffset = Number(head.getBigUint64(0x28, true));
   const entrySize = head.getUint16(0x3a, true);
   const count = head.getUint16(0x3c, true);
   const namesIndex = head.getUint16(0x3e, true);
-  if (entrySize < 64 || count === 0 || namesIndex >= count) return undefined;
   const table = view(read(tableOffset, entrySize * count));
-  if (table.byteLength < entrySize * count) return undefined;
   const at = (i: number) => ({
     name: table.getUint32(i * entrySize, true),
     offset: Number(table.getBigUint64(i * entrySize + 24, true)),
@@ -76,27 +80,25 @@ function elfSection(read: ReadAt, head: DataView): Section | undefined {
 
 /** The __go_buildinfo section of a 64-bit little-endian Mach-O file. */
 function machoSection(read: ReadAt, head: DataView): Section | undefined {
-  if (head.byteLength < 32 || head.getUint32(0, true) !== 0xfeedfacf) return undefined;
+  if (head.getUint32(0, true) !== 0xfeedfacf) return undefined;
   const cpu = head.getUint32(4, true);
   const arch = cpu === 0x01000007 ? "x64" : cpu === 0x0100000c ? "arm64" : "other";
   const commandCount = head.getUint32(16, true);
   const commands = view(read(32, head.getUint32(20, true)));
   let at = 0;
-  for (let i = 0; i < commandCount && at + 8 <= commands.byteLength; i++) {
-    const size = commands.getUint32(at + 4, true);
+  for (let i = 0; i < commandCount; i++) {
     // LC_SEGMENT_64: its sections follow the 72 bytes of the command, 80 bytes each.
-    if (commands.getUint32(at, true) === 0x19 && at + 72 <= commands.byteLength) {
+    if (commands.getUint32(at, true) === 0x19) {
       const sections = commands.getUint32(at + 64, true);
-      for (let s = 0; s < sections && at + 72 + (s + 1) * 80 <= commands.byteLength; s++) {
+      for (let s = 0; s < sections; s++) {
         const base = at + 72 + s * 80;
-        const name = new TextDecoder("latin1").decode(new Uint8Array(commands.buffer, commands.byteOffset + base, 16)).replace(/\0+$/, "");
-        if (name === "__go_buildinfo") {
+        const name = new TextDecoder("latin1").decode(new Uint8Array(commands.buffer, commands.byteOffset + base, 16));
+        if (name === "__go_buildinfo\0\0") {
           return { offset: commands.getUint32(base + 48, true), size: Number(commands.getBigUint64(base + 40, true)), arch };
         }
       }
     }
-    if (size === 0) return undefined;
-    at += size;
+    at += commands.getUint32(at + 4, true);
   }
   return undefined;
 }
@@ -130,7 +132,7 @@ function varintString(data: Uint8Array, at: number): { text: string; end: number
   let shift = 0;
   for (;;) {
     const byte = data[at++];
-    if (byte === undefined || shift > 28) return undefined;
+    if (byte === undefined) return undefined;
     length += (byte & 0x7f) * 2 ** shift;
     shift += 7;
     if (byte < 0x80) break;

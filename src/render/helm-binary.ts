@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { accessSync, closeSync, constants, createWriteStream, openSync, readSync } from "node:fs";
+import { accessSync, closeSync, constants, createWriteStream, fstatSync, openSync, readSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
@@ -152,9 +152,11 @@ function recordedVersion(path: string): string | undefined {
     accessSync(path, constants.X_OK);
     fd = openSync(path, "r");
     const file = fd;
+    const fileSize = fstatSync(file).size;
     const info = readGoBuildInfo((offset, length) => {
-      const bytes = new Uint8Array(length);
-      return bytes.subarray(0, readSync(file, bytes, 0, length, offset));
+      // A damaged header may ask for gigabytes: no more than the file holds.
+      const bytes = new Uint8Array(Math.max(0, Math.min(length, fileSize - offset)));
+      return bytes.subarray(0, readSync(file, bytes, 0, bytes.length, offset));
     });
     // A fork or a wrapper built as another module may print another version.
     if (info === undefined || info.arch !== process.arch || !/^helm\.sh\/helm\/v\d+$/.test(info.module)) return undefined;

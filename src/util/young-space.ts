@@ -25,7 +25,10 @@ const DEFAULT = "--semi-space-growth-factor=2";
 
 // The flag is the process's, and so is this: the CLI's bundle and its boot
 // (cli/boot.ts, outside the bundle) each hold a copy of this module.
-const state = ((globalThis as { [key: symbol]: { small: boolean } })[Symbol.for("chartroom.young-space")] ??= { small: false });
+const shared = globalThis as unknown as Record<symbol, { small: boolean } | undefined>;
+const KEY = Symbol.for("chartroom.young-space");
+shared[KEY] ??= { small: false };
+const state = shared[KEY];
 
 /** Keep the young generation at its first size (the CLI, at start). */
 export function keepYoungSpaceSmall(): void {

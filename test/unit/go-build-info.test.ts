@@ -21,11 +21,15 @@ function fixture(name: string): Fixture {
   return { size: file.size, ranges: file.ranges.map(([offset, bytes]) => [offset, new Uint8Array(Buffer.from(bytes, "base64"))]) };
 }
 
+/** Reads as a file does: nothing past its end, and (a test's check) only what the reader read when the fixture was made. */
 function reader(binary: Fixture): ReadAt {
   return (offset, length) => {
+    if (offset >= binary.size) return new Uint8Array(0);
     const range = binary.ranges.find(([at]) => at === offset);
     if (range === undefined) throw new Error(`read at ${offset} not recorded`);
-    return range[1].subarray(0, length);
+    const [, bytes] = range;
+    if (length > bytes.length && offset + bytes.length < binary.size) throw new Error(`read of ${length} bytes at ${offset}, ${bytes.length} recorded`);
+    return bytes.subarray(0, length);
   };
 }
 
@@ -44,9 +48,11 @@ function patched(binary: Fixture, at: number, bytes: number[] | string): Fixture
   return { size: binary.size, ranges };
 }
 
-/** The fixture whose build-info section (the last read) holds `content` instead. */
+/** linux-amd64 with its build-info section (the last read; entry 8 of the table at 400) holding `content`, and that long. */
 function withSection(binary: Fixture, content: Uint8Array): Fixture {
-  const ranges = binary.ranges.slice();
+  const size = new Uint8Array(8);
+  new DataView(size.buffer).setBigUint64(0, BigInt(content.length), true);
+  const ranges = patched(binary, 400 + 8 * 64 + 32, [...size]).ranges;
   const [offset] = ranges.at(-1)!;
   ranges[ranges.length - 1] = [offset, content];
   return { size: binary.size, ranges };
@@ -95,6 +101,14 @@ describe("a Go binary's build record", () => {
     expect(readGoBuildInfo(reader(fixture(platform)))).toBeUndefined();
   });
 
+  it("passes on a failure to read, where a damaged header gives nothing", () => {
+    expect(() =>
+      readGoBuildInfo(() => {
+        throw new Error("EIO: i/o error, read");
+      }),
+    ).toThrow("EIO");
+  });
+
   it("gives nothing for a file shorter than a header, or text", () => {
     expect(readGoBuildInfo(() => new Uint8Array(0))).toBeUndefined();
     expect(readGoBuildInfo(() => latin1("#!/bin/sh\necho v4.1.4\n"))).toBeUndefined();
@@ -107,7 +121,9 @@ describe("a Go binary's build record", () => {
       expect(readGoBuildInfo(reader(patched(elf, 18, [40, 0])))?.arch).toBe("other");
     });
 
-    it("reads only little-endian files", () => {
+    it("reads only 64-bit little-endian files", () => {
+      expect(readGoBuildInfo(reader(patched(elf, 0, [0x7e])))).toBeUndefined();
+      expect(readGoBuildInfo(reader(patched(elf, 4, [1])))).toBeUndefined();
       expect(readGoBuildInfo(reader(patched(elf, 5, [2])))).toBeUndefined();
     });
 
@@ -118,10 +134,11 @@ describe("a Go binary's build record", () => {
     });
 
     it("gives nothing when the table is cut short by the end of the file", () => {
+      // The table's 26 entries of 64 bytes; the names (.shstrtab) are the last.
       const [offset, table] = elf.ranges[1]!;
       const ranges = elf.ranges.slice();
       ranges[1] = [offset, table.subarray(0, table.length - 1)];
-      expect(readGoBuildInfo(reader({ size: elf.size, ranges }))).toBeUndefined();
+      expect(readGoBuildInfo(reader({ size: offset + table.length - 1, ranges }))).toBeUndefined();
     });
 
     it("finds the section by its full name only", () => {
@@ -145,6 +162,31 @@ describe("a Go binary's build record", () => {
       expect(readGoBuildInfo(reader(patched(macho, 36, [0, 0, 0, 0])))).toBeUndefined();
     });
 
+    // The fixture's commands (from file offset 32): the fourth (index 3, at 888) is
+    // the __DATA segment, whose first of seven sections is __go_buildinfo.
+    const DATA = 888;
+    const NSECTS = DATA + 64;
+    const FIRST_SECTION = DATA + 72;
+    const sectionHeaders = (binary: Fixture) => binary.ranges[1]![1].subarray(FIRST_SECTION - 32, FIRST_SECTION - 32 + 160);
+    /** The __DATA segment with its first two section headers swapped: __go_buildinfo second. */
+    const swapped = patched(macho, FIRST_SECTION, [...sectionHeaders(macho).subarray(80, 160), ...sectionHeaders(macho).subarray(0, 80)]);
+
+    it("finds the section wherever it stands among its segment's", () => {
+      expect(readGoBuildInfo(reader(swapped))?.version).toBe("v9.8.7");
+    });
+
+    it("reads only the commands the header counts, and the sections their segment counts", () => {
+      expect(readGoBuildInfo(reader(patched(macho, 16, [3, 0, 0, 0])))).toBeUndefined();
+      expect(readGoBuildInfo(reader(patched(macho, 16, [4, 0, 0, 0])))?.version).toBe("v9.8.7");
+      expect(readGoBuildInfo(reader(patched(macho, NSECTS, [0, 0, 0, 0])))).toBeUndefined();
+      expect(readGoBuildInfo(reader(patched(swapped, NSECTS, [1, 0, 0, 0])))).toBeUndefined();
+    });
+
+    it("reads sections of segment commands only", () => {
+      // LC_SEGMENT (32-bit) has no 64-bit sections.
+      expect(readGoBuildInfo(reader(patched(macho, DATA, [1, 0, 0, 0])))).toBeUndefined();
+    });
+
     it("finds the section by its full name only", () => {
       const commands = macho.ranges[1]!;
       const at = commands[0] + Buffer.from(commands[1]).indexOf("__go_buildinfo");
@@ -164,12 +206,15 @@ describe("a Go binary's build record", () => {
     it("reads a record that starts at a later 16-byte boundary, never between", () => {
       expect(read(section(MODULES, { pad: 32 }))?.version).toBe("v4.2.0");
       expect(read(section(MODULES, { pad: 8 }))).toBeUndefined();
+      expect(read(section(MODULES, { pad: 1 }))).toBeUndefined();
     });
 
     it("reads lengths of several varint bytes", () => {
       // 130 and 217 bytes, each length two varint bytes; the section is 480 bytes long.
       const long = `path\tx\nmod\thelm.sh/helm/v4\tv4.3.0\t\n${"dep\tlong\tv1.0.0\t\n".repeat(10)}`;
       expect(read(section(long, { goVersion: "go".repeat(65) }))?.version).toBe("v4.3.0");
+      // 128: the first varint byte is 0x80, a continuation with no bits of its own.
+      expect(read(section(long, { goVersion: "g".repeat(128) }))?.version).toBe("v4.3.0");
     });
 
     it("gives nothing for the pointer format of Go before 1.18", () => {
