@@ -32,10 +32,18 @@ const state = shared[KEY];
 
 /** Keep the young generation at its first size (the CLI, at start). */
 export function keepYoungSpaceSmall(): void {
-  // A growth factor the user set on node's command line is theirs.
-  if (process.execArgv.some((flag) => flag.includes("semi-space"))) return;
+  if (userSetsSemiSpace()) return;
   setFlagsFromString(SMALL);
   state.small = true;
+}
+
+/**
+ * A semi-space setting the user gave node is theirs: on its command line, or
+ * in NODE_OPTIONS, which process.execArgv does not show. V8 takes a flag's
+ * name with dashes or underscores.
+ */
+function userSetsSemiSpace(): boolean {
+  return /semi[-_]space/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`);
 }
 
 /** About to read an input of `bytes`: a large one lets the young generation grow as V8 would. */

@@ -38,9 +38,27 @@ describe("the young generation", () => {
     ).toBeGreaterThanOrEqual(4);
   });
 
-  it("is left alone when node was started with a semi-space setting of the user's", () => {
+  /** Whether the CLI's request took effect in a node started with `args` and `env`. */
+  function keptSmall(args: string[], env: NodeJS.ProcessEnv = {}): string {
     const script = `import("${join(root, "src/util/young-space.ts")}").then((m) => { m.keepYoungSpaceSmall(); process.stdout.write(String(m.youngSpaceKeptSmall())); });`;
-    const out = execFileSync(process.execPath, ["--max-semi-space-size=8", "--import", "tsx", "-e", script], { cwd: root, encoding: "utf8", timeout: 60_000 });
-    expect(out).toBe("false");
+    return execFileSync(process.execPath, [...args, "--import", "tsx", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: "", ...env },
+    });
+  }
+
+  it("is taken when node was started without a semi-space setting", () => {
+    expect(keptSmall([])).toBe("true");
+  });
+
+  it("is left alone when node was started with a semi-space setting of the user's", () => {
+    expect(keptSmall(["--max-semi-space-size=8"])).toBe("false");
+    expect(keptSmall(["--semi_space_growth_factor=4"])).toBe("false");
+  });
+
+  it("is left alone when the user's semi-space setting comes through NODE_OPTIONS (not in process.execArgv)", () => {
+    expect(keptSmall([], { NODE_OPTIONS: "--max-semi-space-size=8" })).toBe("false");
   });
 });
