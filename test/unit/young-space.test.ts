@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 // its young generation grow (both semi-spaces) from where it was when the
 // steps began (loading tsx has grown it a little already).
 const root = join(import.meta.dirname, "..", "..");
+// A semi-space setting in the developer's NODE_OPTIONS would turn the CLI's request off: each case says its own.
+const cleanEnv = { ...process.env, NODE_OPTIONS: "" };
 
 /** The young generation's size after `steps`, over its size before. */
 function youngSpaceGrowth(steps: string): number {
@@ -19,7 +21,12 @@ function youngSpaceGrowth(steps: string): number {
     ${steps}
     process.stdout.write(String(size() / before));
   `;
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: cleanEnv,
+  });
   return Number(out);
 }
 
@@ -45,7 +52,7 @@ describe("the young generation", () => {
       cwd: root,
       encoding: "utf8",
       timeout: 60_000,
-      env: { ...process.env, NODE_OPTIONS: "", ...env },
+      env: { ...cleanEnv, ...env },
     });
   }
 
