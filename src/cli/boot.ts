@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
 import { installedFile } from "../util/installed.js";
-import { withV8Defaults } from "../util/young-space.js";
+import { withV8Defaults } from "../util/v8-tuning.js";
 
 /** What cli/start.ts exports: the CLI past `--help`. */
 export interface Start {

@@ -1,6 +1,6 @@
 import { onFirstUse } from "../util/on-first-use.js";
 import { killGroup, trackGroup, untrackGroup } from "../util/children.js";
-import { beforeInput } from "../util/young-space.js";
+import { beforeInput } from "../util/v8-tuning.js";
 
 export interface ProcessResult {
   code: number;

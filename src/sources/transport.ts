@@ -4,7 +4,7 @@ import { ChartroomError } from "../errors/index.js";
 import { stripUserInfo } from "../errors/secrets.js";
 import { http, https, tls } from "./lazy-net.js";
 import { openTunnel, proxyFor, proxyHeaders } from "./proxy.js";
-import { beforeInput } from "../util/young-space.js";
+import { beforeInput } from "../util/v8-tuning.js";
 
 export interface HttpRequest {
   url: string;

@@ -3,7 +3,7 @@ import { ChartroomError, type Place } from "../errors/index.js";
 import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
-import { beforeInput } from "./young-space.js";
+import { beforeInput } from "./v8-tuning.js";
 
 /**
  * Write through a temporary file in the same folder, flushed, then renamed:

@@ -1,0 +1,96 @@
+import { setFlagsFromString } from "node:v8";
+
+/**
+ * V8's settings for a run of a few hundred milliseconds, which is what a CLI
+ * run is. Left to its defaults, V8 tunes for a program that runs on:
+ *
+ * - It doubles the young generation each time a scavenge finds it busy, up to
+ *   2 × 16 MB, and a cold review's renders take it there: a third of an
+ *   operator chart diff's peak memory (111 → 100 MB kept at its first size).
+ * - It optimizes a function with TurboFan once it has run a little (V8's
+ *   interrupt budget), on background threads the process's CPU still pays
+ *   for, and in a run this short most of that code is barely used before
+ *   exit. Sixteen times the budget (only hot loops get there):
+ *   cold operator diff 515 → 460 ms of CPU, big 548 → 460, app 378 → 348,
+ *   warm big 147 → 127, each 4–7 MB less memory (medians of 7–9 paired runs).
+ *
+ * Reading an input of several megabytes (a 10 MB values file) makes the run
+ * long: then a small young space scavenges so often that it costs more than
+ * the memory is worth (+120 ms of 760 for that file's check), and optimized
+ * code pays for itself, so such an input gives V8 its own settings back.
+ * The CLI asks for this; the library never changes the V8 settings of the
+ * program it runs in, and a setting the user gives node is left as it is.
+ *
+ * V8 refuses a code cache made under other flag values than its own (a hash
+ * of every flag not at its default), so code caches are read and made with
+ * every setting at V8's default: `withV8Defaults`. Setting a flag to its
+ * default value leaves the hash as node started with it.
+ */
+
+// Below this, an input is parsed in a small young space as fast as in a
+// grown one (an operator chart's 2.2 MB renderings); the 10 MB values file is not.
+export const LARGE_INPUT_BYTES = 4 * 1024 * 1024;
+
+interface Setting {
+  /** How the user would name it (V8 takes dashes or underscores). */
+  user: RegExp;
+  short: string;
+  default: string;
+}
+
+const YOUNG_SPACE: Setting = { user: /semi[-_]space/, short: "--semi-space-growth-factor=1", default: "--semi-space-growth-factor=2" };
+
+// The budget's default moves between V8 versions (132, 66, 144 KB…), and a
+// wrong "default" would make V8 refuse the code cache on every run: the
+// budget is changed only under a V8 whose default is known here (test/unit/v8-tuning.test.ts
+// checks it against the running node's own `--v8-options`).
+export const BUDGET_DEFAULTS: Readonly<Record<string, number>> = { "11.3": 66 * 1024 };
+const BUDGET_FACTOR = 16;
+
+function budgetSetting(v8Version: string): Setting | undefined {
+  const budget = BUDGET_DEFAULTS[v8Version.split(".").slice(0, 2).join(".")];
+  if (budget === undefined) return undefined;
+  return { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}` };
+}
+
+// The flags are the process's, and so is this: the CLI's bundle and its boot
+// (cli/boot.ts, outside the bundle) each hold a copy of this module.
+const shared = globalThis as unknown as Record<symbol, { tuned: Setting[] } | undefined>;
+const KEY = Symbol.for("chartroom.v8-tuning");
+shared[KEY] ??= { tuned: [] };
+const state = shared[KEY];
+
+/** Tune V8 for a short run (the CLI, at start): each setting the user has not given node. */
+export function tuneForShortRun(v8Version: string = process.versions.v8): void {
+  const given = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
+  const settings = [YOUNG_SPACE, budgetSetting(v8Version)].filter((setting): setting is Setting => setting !== undefined);
+  state.tuned = settings.filter((setting) => !setting.user.test(given));
+  set("short");
+}
+
+/** About to read an input of `bytes`: a large one makes a long run, with V8's own settings. */
+export function beforeInput(bytes: number): void {
+  if (bytes < LARGE_INPUT_BYTES) return;
+  set("default");
+  state.tuned = [];
+}
+
+/** `work` run with V8's flags as node started them (a code cache read or made), tuned again after. */
+export function withV8Defaults<T>(work: () => T): T {
+  if (state.tuned.length === 0) return work();
+  set("default");
+  try {
+    return work();
+  } finally {
+    set("short");
+  }
+}
+
+/** The flags this run has changed from V8's defaults, for tests. */
+export function tunedFlags(): string[] {
+  return state.tuned.map((setting) => setting.short);
+}
+
+function set(value: "short" | "default"): void {
+  for (const setting of state.tuned) setFlagsFromString(setting[value]);
+}

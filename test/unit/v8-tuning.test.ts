@@ -1,0 +1,122 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BUDGET_DEFAULTS } from "../../src/util/v8-tuning.js";
+
+// V8's settings are the process's: each case runs in a node of its own.
+const root = join(import.meta.dirname, "..", "..");
+const module = JSON.stringify(join(root, "src/util/v8-tuning.ts"));
+// A V8 setting in the developer's NODE_OPTIONS would turn the CLI's request off: each case says its own.
+const cleanEnv = { ...process.env, NODE_OPTIONS: "" };
+
+/** What `script` (an ES module, with `tuning` imported) writes, run by a node started with `args`. */
+function inNode(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(process.execPath, [...args, "--import", "tsx", "--input-type=module", "-e", `const tuning = await import(${module});\n${script}`], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...cleanEnv, ...env },
+  });
+}
+
+/**
+ * The young generation's size after `steps`, over its size before: garbage
+ * is made the way a render's parse does (loading tsx has grown it a little already).
+ */
+function youngSpaceGrowth(steps: string): number {
+  return Number(
+    inNode(`
+      import("node:v8").then(({ getHeapSpaceStatistics }) => {
+        const garbage = () => { let keep = []; for (let i = 0; i < 400000; i++) { keep.push({ i, s: "x" + i }); if (keep.length > 20000) keep = []; } };
+        const size = () => getHeapSpaceStatistics().find((space) => space.space_name === "new_space").space_size;
+        const before = size();
+        ${steps}
+        process.stdout.write(String(size() / before));
+      });`),
+  );
+}
+
+describe("the young generation", () => {
+  it("grows as V8 lets it when nobody asks (the library never does)", () => {
+    expect(youngSpaceGrowth("garbage();")).toBeGreaterThanOrEqual(4);
+  });
+
+  it("stays at its first size once the CLI asks, through inputs under 4 MB", () => {
+    expect(youngSpaceGrowth("tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES - 1); garbage();")).toBe(1);
+  });
+
+  it("grows again once an input of 4 MB or more is read", () => {
+    expect(youngSpaceGrowth("tuning.tuneForShortRun(); garbage(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES); garbage();")).toBeGreaterThanOrEqual(4);
+  });
+});
+
+// V8 optimizes synchronously here (--no-concurrent-recompilation), so whether
+// a function is TurboFan's after so many calls does not depend on timing.
+// Under Node 20's V8 a small function is optimized after ≈250 calls by
+// default and ≈4,500 with the budget sixteen times larger: 1,000 calls sit between.
+const OPTIMIZED_AFTER_1000_CALLS = `
+  const status = new Function("f", "return %GetOptimizationStatus(f)");
+  const hot = (a) => { let s = 0; for (let i = 0; i < 10; i++) s += a * i; return s; };
+  for (let i = 0; i < 1000; i++) hot(i);
+  process.stdout.write(String((status(hot) & 64) !== 0));`;
+const NATIVES = ["--allow-natives-syntax", "--no-concurrent-recompilation"];
+const budgetKnown = BUDGET_DEFAULTS[process.versions.v8.split(".").slice(0, 2).join(".")] !== undefined;
+
+describe("optimizing compiler", () => {
+  it("optimizes a hot function as V8 does when nobody asks", () => {
+    expect(inNode(OPTIMIZED_AFTER_1000_CALLS, NATIVES)).toBe("true");
+  });
+
+  it.runIf(budgetKnown)("waits sixteen times longer once the CLI asks", () => {
+    expect(inNode(`tuning.tuneForShortRun();${OPTIMIZED_AFTER_1000_CALLS}`, NATIVES)).toBe("false");
+  });
+
+  it.runIf(budgetKnown)("optimizes as V8 does again once an input of 4 MB or more is read, and inside withV8Defaults", () => {
+    expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES);${OPTIMIZED_AFTER_1000_CALLS}`, NATIVES)).toBe("true");
+    expect(inNode(`tuning.tuneForShortRun(); tuning.withV8Defaults(() => {${OPTIMIZED_AFTER_1000_CALLS}});`, NATIVES)).toBe("true");
+  });
+
+  it("takes the budget's default for this V8 from the table, where node's own flags say the same", () => {
+    const v8 = process.versions.v8.split(".").slice(0, 2).join(".");
+    const nodeSays = /--interrupt-budget \(.*\)\n\s+type: int\s+default: --interrupt-budget=(\d+)/.exec(
+      execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" }),
+    )?.[1];
+    expect(nodeSays).toBeDefined();
+    // A V8 missing from the table keeps its budget; one in it must name V8's own default, or every run would refuse the code cache.
+    if (budgetKnown) expect(BUDGET_DEFAULTS[v8]).toBe(Number(nodeSays));
+  });
+
+  it("changes nothing but the young generation under a V8 whose budget default it does not know", () => {
+    expect(inNode("tuning.tuneForShortRun('99.1.0'); process.stdout.write(tuning.tunedFlags().join(' '));")).toBe("--semi-space-growth-factor=1");
+  });
+});
+
+describe("the user's own V8 settings", () => {
+  /** The flags the CLI's request changed in a node started with `args` and `env`. */
+  const tuned = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    inNode("tuning.tuneForShortRun(); process.stdout.write(tuning.tunedFlags().join(' '));", args, env);
+  const budget = budgetKnown ? " --interrupt-budget=1081344" : "";
+
+  it("are all the CLI's to set when node was started with none", () => {
+    expect(tuned([])).toBe(`--semi-space-growth-factor=1${budget}`);
+  });
+
+  it("leave the young generation alone when node was started with a semi-space setting", () => {
+    expect(tuned(["--max-semi-space-size=8"])).toBe(budget.trim());
+    expect(tuned(["--semi_space_growth_factor=4"])).toBe(budget.trim());
+  });
+
+  it("leave the young generation alone when the semi-space setting comes through NODE_OPTIONS (not in process.execArgv)", () => {
+    expect(tuned([], { NODE_OPTIONS: "--max-semi-space-size=8" })).toBe(budget.trim());
+  });
+
+  it.runIf(budgetKnown)("leave the budget alone when node was started with one", () => {
+    expect(tuned(["--interrupt_budget=5000"])).toBe("--semi-space-growth-factor=1");
+  });
+
+  it("are all given back once an input of 4 MB or more is read", () => {
+    expect(
+      inNode("tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES); process.stdout.write(tuning.tunedFlags().join(' ') || 'none');"),
+    ).toBe("none");
+  });
+});
