@@ -12,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
  *   for, and in a run this short most of that code is barely used before
  *   exit. Sixteen times the budget (only hot loops get there):
  *   cold operator diff 515 → 460 ms of CPU, big 548 → 460, app 378 → 348,
- *   warm big 147 → 127, each 4–7 MB less memory (medians of 7–9 paired runs).
+ *   warm big 147 → 127, each 4–8 MB less memory (medians of 7–9 paired runs).
  *
  * Reading an input of several megabytes (a 10 MB values file) makes the run
  * long: then a small young space scavenges so often that it costs more than
@@ -44,11 +44,16 @@ const YOUNG_SPACE: Setting = { user: /semi[-_]space/, short: "--semi-space-growt
 // wrong "default" would make V8 refuse the code cache on every run: the
 // budget is changed only under a V8 whose default is known here (test/unit/v8-tuning.test.ts
 // checks it against the running node's own `--v8-options`).
-export const BUDGET_DEFAULTS: Readonly<Record<string, number>> = { "11.3": 66 * 1024 };
+const BUDGET_DEFAULTS: Readonly<Record<string, number>> = { "11.3": 66 * 1024 };
 const BUDGET_FACTOR = 16;
 
+/** V8's own interrupt budget for this V8 version (major.minor), when the table knows it. */
+export function budgetDefaultOf(v8Version: string): number | undefined {
+  return BUDGET_DEFAULTS[v8Version.split(".").slice(0, 2).join(".")];
+}
+
 function budgetSetting(v8Version: string): Setting | undefined {
-  const budget = BUDGET_DEFAULTS[v8Version.split(".").slice(0, 2).join(".")];
+  const budget = budgetDefaultOf(v8Version);
   if (budget === undefined) return undefined;
   return { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}` };
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUDGET_DEFAULTS } from "../../src/util/v8-tuning.js";
+import { budgetDefaultOf } from "../../src/util/v8-tuning.js";
 
 // V8's settings are the process's: each case runs in a node of its own.
 const root = join(import.meta.dirname, "..", "..");
@@ -60,7 +60,7 @@ const OPTIMIZED_AFTER_1000_CALLS = `
   for (let i = 0; i < 1000; i++) hot(i);
   process.stdout.write(String((status(hot) & 64) !== 0));`;
 const NATIVES = ["--allow-natives-syntax", "--no-concurrent-recompilation"];
-const budgetKnown = BUDGET_DEFAULTS[process.versions.v8.split(".").slice(0, 2).join(".")] !== undefined;
+const budgetKnown = budgetDefaultOf(process.versions.v8) !== undefined;
 
 describe("optimizing compiler", () => {
   it("optimizes a hot function as V8 does when nobody asks", () => {
@@ -77,13 +77,12 @@ describe("optimizing compiler", () => {
   });
 
   it("takes the budget's default for this V8 from the table, where node's own flags say the same", () => {
-    const v8 = process.versions.v8.split(".").slice(0, 2).join(".");
     const nodeSays = /--interrupt-budget \(.*\)\n\s+type: int\s+default: --interrupt-budget=(\d+)/.exec(
       execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" }),
     )?.[1];
     expect(nodeSays).toBeDefined();
     // A V8 missing from the table keeps its budget; one in it must name V8's own default, or every run would refuse the code cache.
-    if (budgetKnown) expect(BUDGET_DEFAULTS[v8]).toBe(Number(nodeSays));
+    if (budgetKnown) expect(budgetDefaultOf(process.versions.v8)).toBe(Number(nodeSays));
   });
 
   it("changes nothing but the young generation under a V8 whose budget default it does not know", () => {
