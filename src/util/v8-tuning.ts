@@ -13,6 +13,10 @@ import { setFlagsFromString } from "node:v8";
  *   exit. Sixteen times the budget (only hot loops get there):
  *   cold operator diff 515 → 460 ms of CPU, big 548 → 460, app 378 → 348,
  *   warm big 147 → 127, each 4–8 MB less memory (medians of 7–9 paired runs).
+ * - Even so, a function or two still reaches TurboFan, and its first use
+ *   brings the compiler's own code and working memory in: 3–5 MB of a run's
+ *   peak. A parse of an operator chart's 2.2 MB rendering takes as long
+ *   without it, so the CLI turns TurboFan off (`--no-turbofan`).
  *
  * Reading an input of several megabytes (a 10 MB values file) makes the run
  * long: then a small young space scavenges so often that it costs more than
@@ -52,10 +56,15 @@ export function budgetDefaultOf(v8Version: string): number | undefined {
   return BUDGET_DEFAULTS[v8Version.split(".").slice(0, 2).join(".")];
 }
 
-function budgetSetting(v8Version: string): Setting | undefined {
+/** The optimizing compiler's settings: only under a V8 where they were measured (the table). */
+function optimizerSettings(v8Version: string): Setting[] {
   const budget = budgetDefaultOf(v8Version);
-  if (budget === undefined) return undefined;
-  return { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}` };
+  if (budget === undefined) return [];
+  return [
+    { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}` },
+    // --jitless implies no TurboFan: turning it back on there is not the CLI's to do.
+    { user: /--(no[-_]?)?(opt|turbofan|jitless)(?![-_\w])/, short: "--no-turbofan", default: "--turbofan" },
+  ];
 }
 
 // The flags are the process's, and so is this: the CLI's bundle and its boot
@@ -68,8 +77,7 @@ const state = shared[KEY];
 /** Tune V8 for a short run (the CLI, at start): each setting the user has not given node. */
 export function tuneForShortRun(v8Version: string = process.versions.v8): void {
   const given = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
-  const settings = [YOUNG_SPACE, budgetSetting(v8Version)].filter((setting): setting is Setting => setting !== undefined);
-  state.tuned = settings.filter((setting) => !setting.user.test(given));
+  state.tuned = [YOUNG_SPACE, ...optimizerSettings(v8Version)].filter((setting) => !setting.user.test(given));
   set("short");
 }
 

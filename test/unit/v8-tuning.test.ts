@@ -54,26 +54,31 @@ describe("the young generation", () => {
 // a function is TurboFan's after so many calls does not depend on timing.
 // Under Node 20's V8 a small function is optimized after ≈250 calls by
 // default and ≈4,500 with the budget sixteen times larger: 1,000 calls sit between.
-const OPTIMIZED_AFTER_1000_CALLS = `
+const optimizedAfter = (calls: number) => `
   const status = new Function("f", "return %GetOptimizationStatus(f)");
   const hot = (a) => { let s = 0; for (let i = 0; i < 10; i++) s += a * i; return s; };
-  for (let i = 0; i < 1000; i++) hot(i);
+  for (let i = 0; i < ${calls}; i++) hot(i);
   process.stdout.write(String((status(hot) & 64) !== 0));`;
 const NATIVES = ["--allow-natives-syntax", "--no-concurrent-recompilation"];
 const budgetKnown = budgetDefaultOf(process.versions.v8) !== undefined;
 
 describe("optimizing compiler", () => {
   it("optimizes a hot function as V8 does when nobody asks", () => {
-    expect(inNode(OPTIMIZED_AFTER_1000_CALLS, NATIVES)).toBe("true");
+    expect(inNode(optimizedAfter(1000), NATIVES)).toBe("true");
   });
 
-  it.runIf(budgetKnown)("waits sixteen times longer once the CLI asks", () => {
-    expect(inNode(`tuning.tuneForShortRun();${OPTIMIZED_AFTER_1000_CALLS}`, NATIVES)).toBe("false");
+  it.runIf(budgetKnown)("optimizes nothing once the CLI asks, however hot", () => {
+    expect(inNode(`tuning.tuneForShortRun();${optimizedAfter(100_000)}`, NATIVES)).toBe("false");
+  });
+
+  it.runIf(budgetKnown)("waits sixteen times longer once the CLI asks, when the user keeps TurboFan on", () => {
+    expect(inNode(`tuning.tuneForShortRun();${optimizedAfter(1000)}`, [...NATIVES, "--turbofan"])).toBe("false");
+    expect(inNode(`tuning.tuneForShortRun();${optimizedAfter(100_000)}`, [...NATIVES, "--turbofan"])).toBe("true");
   });
 
   it.runIf(budgetKnown)("optimizes as V8 does again once an input of 4 MB or more is read, and inside withV8Defaults", () => {
-    expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES);${OPTIMIZED_AFTER_1000_CALLS}`, NATIVES)).toBe("true");
-    expect(inNode(`tuning.tuneForShortRun(); tuning.withV8Defaults(() => {${OPTIMIZED_AFTER_1000_CALLS}});`, NATIVES)).toBe("true");
+    expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES);${optimizedAfter(1000)}`, NATIVES)).toBe("true");
+    expect(inNode(`tuning.tuneForShortRun(); tuning.withV8Defaults(() => {${optimizedAfter(1000)}});`, NATIVES)).toBe("true");
   });
 
   it("takes the budget's default for this V8 from the table, where node's own flags say the same", () => {
@@ -94,23 +99,31 @@ describe("the user's own V8 settings", () => {
   /** The flags the CLI's request changed in a node started with `args` and `env`. */
   const tuned = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     inNode("tuning.tuneForShortRun(); process.stdout.write(tuning.tunedFlags().join(' '));", args, env);
-  const budget = budgetKnown ? " --interrupt-budget=1081344" : "";
+  const optimizer = budgetKnown ? " --interrupt-budget=1081344 --no-turbofan" : "";
 
   it("are all the CLI's to set when node was started with none", () => {
-    expect(tuned([])).toBe(`--semi-space-growth-factor=1${budget}`);
+    expect(tuned([])).toBe(`--semi-space-growth-factor=1${optimizer}`);
   });
 
   it("leave the young generation alone when node was started with a semi-space setting", () => {
-    expect(tuned(["--max-semi-space-size=8"])).toBe(budget.trim());
-    expect(tuned(["--semi_space_growth_factor=4"])).toBe(budget.trim());
+    expect(tuned(["--max-semi-space-size=8"])).toBe(optimizer.trim());
+    expect(tuned(["--semi_space_growth_factor=4"])).toBe(optimizer.trim());
   });
 
   it("leave the young generation alone when the semi-space setting comes through NODE_OPTIONS (not in process.execArgv)", () => {
-    expect(tuned([], { NODE_OPTIONS: "--max-semi-space-size=8" })).toBe(budget.trim());
+    expect(tuned([], { NODE_OPTIONS: "--max-semi-space-size=8" })).toBe(optimizer.trim());
   });
 
   it.runIf(budgetKnown)("leave the budget alone when node was started with one", () => {
-    expect(tuned(["--interrupt_budget=5000"])).toBe("--semi-space-growth-factor=1");
+    expect(tuned(["--interrupt_budget=5000"])).toBe("--semi-space-growth-factor=1 --no-turbofan");
+  });
+
+  it.runIf(budgetKnown)("leave TurboFan alone when node was started with a setting of it, or without a JIT", () => {
+    for (const flag of ["--turbofan", "--no-opt", "--noopt", "--no_turbofan", "--jitless"]) {
+      expect(tuned([flag]), flag).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
+    }
+    // A flag that only begins the same is another setting.
+    expect(tuned(["--optimize-for-size"])).toBe(`--semi-space-growth-factor=1${optimizer}`);
   });
 
   it("are all given back once an input of 4 MB or more is read", () => {
