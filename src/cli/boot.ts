@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
 import { installedFile } from "../util/installed.js";
-import { withV8Defaults } from "../util/v8-tuning.js";
+import { tuneForShortRun, withV8Defaults } from "../util/v8-tuning.js";
 
 /** What cli/start.ts exports: the CLI past `--help`. */
 export interface Start {
@@ -26,8 +26,13 @@ type Manifest = Record<string, string>;
  * validators) is answered from dist/bundle/kinds.cjs when it holds the kind:
  * one file through the code cache, where node_modules costs a run ≈90 ms of
  * CPU to find and compile the 200 small files behind two kinds.
+ *
+ * V8 is tuned for a short run (util/v8-tuning.ts) before the bundle's
+ * modules run: tuned from start(), their set-up ran untuned and still fed
+ * TurboFan (1.5 MB more of a tiny diff's peak memory).
  */
 export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<Start> {
+  tuneForShortRun();
   const folder = installedFile("bundle");
   let manifest: Manifest;
   try {

@@ -3,7 +3,6 @@ import { releaseAllNow } from "../store/writer-lock.js";
 import { killAllNow } from "../util/children.js";
 import { abandonWritesNow } from "../util/fs.js";
 import { removeAllNow } from "../util/temp.js";
-import { tuneForShortRun } from "../util/v8-tuning.js";
 import { logProgress } from "./progress.js";
 import { runCli } from "./run.js";
 
@@ -35,7 +34,6 @@ for (const [signal, code] of [
 }
 
 export async function start(argv: string[]): Promise<void> {
-  tuneForShortRun();
   const result = await runCli(argv, {
     cwd: process.cwd(),
     env: process.env,
