@@ -15,11 +15,13 @@ import { setFlagsFromString } from "node:v8";
  *   warm big 147 → 127, each 4–8 MB less memory (medians of 7–9 paired runs).
  * - Even so, a function or two still reaches TurboFan, and its first use
  *   brings the compiler's own code and working memory in: 3–5 MB of a run's
- *   peak. A parse of an operator chart's 2.2 MB rendering takes as long
- *   without it, so the CLI turns TurboFan off (`--no-turbofan`).
+ *   peak. The CLI turns TurboFan off (`--no-turbofan`) until it reads an
+ *   input of a megabyte: a review of small charts is as fast without it, an
+ *   operator chart's (2.2 MB renderings, CRDs compared field by field) 7 %
+ *   slower.
  *
  * Reading an input of several megabytes (a 10 MB values file) makes the run
- * long: then a small young space scavenges so often that it costs more than
+ * long, and every setting goes back to V8's own: then a small young space scavenges so often that it costs more than
  * the memory is worth (+120 ms of 760 for that file's check), and optimized
  * code pays for itself, so such an input gives V8 its own settings back.
  * The CLI asks for this; the library never changes the V8 settings of the
@@ -34,15 +36,24 @@ import { setFlagsFromString } from "node:v8";
 // Below this, an input is parsed in a small young space as fast as in a
 // grown one (an operator chart's 2.2 MB renderings); the 10 MB values file is not.
 export const LARGE_INPUT_BYTES = 4 * 1024 * 1024;
+// From this, TurboFan pays for itself (an operator chart's renderings).
+export const TURBOFAN_INPUT_BYTES = 1024 * 1024;
 
 interface Setting {
   /** How the user would name it (V8 takes dashes or underscores). */
   user: RegExp;
   short: string;
   default: string;
+  /** An input this large gives V8's default back. */
+  untilInput: number;
 }
 
-const YOUNG_SPACE: Setting = { user: /semi[-_]space/, short: "--semi-space-growth-factor=1", default: "--semi-space-growth-factor=2" };
+const YOUNG_SPACE: Setting = {
+  user: /semi[-_]space/,
+  short: "--semi-space-growth-factor=1",
+  default: "--semi-space-growth-factor=2",
+  untilInput: LARGE_INPUT_BYTES,
+};
 
 // The budget's default moves between V8 versions (132, 66, 144 KB…), and a
 // wrong "default" would make V8 refuse the code cache on every run: the
@@ -61,9 +72,9 @@ function optimizerSettings(v8Version: string): Setting[] {
   const budget = budgetDefaultOf(v8Version);
   if (budget === undefined) return [];
   return [
-    { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}` },
+    { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}`, untilInput: LARGE_INPUT_BYTES },
     // --jitless implies no TurboFan: turning it back on there is not the CLI's to do.
-    { user: /--(no[-_]?)?(opt|turbofan|jitless)(?![-_\w])/, short: "--no-turbofan", default: "--turbofan" },
+    { user: /--(no[-_]?)?(opt|turbofan|jitless)(?![-_\w])/, short: "--no-turbofan", default: "--turbofan", untilInput: TURBOFAN_INPUT_BYTES },
   ];
 }
 
@@ -81,11 +92,11 @@ export function tuneForShortRun(v8Version: string = process.versions.v8): void {
   set("short");
 }
 
-/** About to read an input of `bytes`: a large one makes a long run, with V8's own settings. */
+/** About to read an input of `bytes`: a large one makes a long run, with V8's own settings (each from its size). */
 export function beforeInput(bytes: number): void {
-  if (bytes < LARGE_INPUT_BYTES) return;
-  set("default");
-  state.tuned = [];
+  const back = state.tuned.filter((setting) => bytes >= setting.untilInput);
+  for (const setting of back) setFlagsFromString(setting.default);
+  state.tuned = state.tuned.filter((setting) => !back.includes(setting));
 }
 
 /** `work` run with V8's flags as node started them (a code cache read or made), tuned again after. */

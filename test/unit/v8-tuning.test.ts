@@ -76,6 +76,12 @@ describe("optimizing compiler", () => {
     expect(inNode(`tuning.tuneForShortRun();${optimizedAfter(100_000)}`, [...NATIVES, "--turbofan"])).toBe("true");
   });
 
+  it.runIf(budgetKnown)("optimizes again, sixteen times later, once an input of 1 MB is read", () => {
+    const after = (calls: number) => inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.TURBOFAN_INPUT_BYTES);${optimizedAfter(calls)}`, NATIVES);
+    expect([after(1000), after(100_000)]).toStrictEqual(["false", "true"]);
+    expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.TURBOFAN_INPUT_BYTES - 1);${optimizedAfter(100_000)}`, NATIVES)).toBe("false");
+  });
+
   it.runIf(budgetKnown)("optimizes as V8 does again once an input of 4 MB or more is read, and inside withV8Defaults", () => {
     expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.LARGE_INPUT_BYTES);${optimizedAfter(1000)}`, NATIVES)).toBe("true");
     expect(inNode(`tuning.tuneForShortRun(); tuning.withV8Defaults(() => {${optimizedAfter(1000)}});`, NATIVES)).toBe("true");
@@ -124,6 +130,14 @@ describe("the user's own V8 settings", () => {
     }
     // A flag that only begins the same is another setting.
     expect(tuned(["--optimize-for-size"])).toBe(`--semi-space-growth-factor=1${optimizer}`);
+  });
+
+  it.runIf(budgetKnown)("give TurboFan back once an input of 1 MB is read, and the rest at 4 MB", () => {
+    const after = (bytes: string) =>
+      inNode(`tuning.tuneForShortRun(); tuning.beforeInput(${bytes}); process.stdout.write(tuning.tunedFlags().join(' ') || 'none');`);
+    expect(after("tuning.TURBOFAN_INPUT_BYTES - 1")).toBe(`--semi-space-growth-factor=1${optimizer}`);
+    expect(after("tuning.TURBOFAN_INPUT_BYTES")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
+    expect(after("tuning.LARGE_INPUT_BYTES - 1")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
   });
 
   it("are all given back once an input of 4 MB or more is read", () => {
