@@ -49,6 +49,39 @@ const ajvEnglishOnly: Plugin = {
   },
 };
 
+// The kinds' validators check Kubernetes' formats (int32, int64, byte,
+// double, date-time, quantity), but @kubernetes-models/validate also
+// registers the draft-2019 formats and Istio's cidr, whose modules bring
+// e-mail, IRI and punycode parsers that set themselves up at load (≈3 ms of
+// every review that validates kinds). Each now loads when a schema first
+// checks that format: for the kinds chartroom ships, never.
+const lazyFormats: Plugin = {
+  name: "lazy-formats",
+  setup(builder) {
+    const fromValidate = (importer: string) => /[\\/]@kubernetes-models[\\/]validate[\\/]/.test(importer);
+    builder.onResolve({ filter: /^(ajv-formats-draft2019\/formats\/index\.js|is-cidr)$/ }, (args) =>
+      fromValidate(args.importer) ? { path: args.path, namespace: "lazy-formats", pluginData: dirname(args.importer) } : undefined,
+    );
+    const lazy = "const lazy = (load) => { let check; return (value) => (check ??= load())(value); };";
+    builder.onLoad({ filter: /.*/, namespace: "lazy-formats" }, (args) => ({
+      contents:
+        args.path === "is-cidr"
+          ? `${lazy}\nmodule.exports = lazy(() => require("is-cidr"));`
+          : [
+              lazy,
+              "module.exports = {",
+              '  iri: lazy(() => require("ajv-formats-draft2019/formats/iri.js")),',
+              '  duration: require("ajv-formats-draft2019/formats/duration.js"),',
+              '  "idn-email": lazy(() => require("ajv-formats-draft2019/formats/idn-email.js")),',
+              '  "idn-hostname": lazy(() => require("ajv-formats-draft2019/formats/idn-hostname.js")),',
+              '  "iri-reference": lazy(() => require("ajv-formats-draft2019/formats/iri-reference.js")),',
+              "};",
+            ].join("\n"),
+      resolveDir: args.pluginData as string,
+    }));
+  },
+};
+
 // sucrase checks its options against generated types (ts-interface-checker)
 // and can write source maps (@jridgewell/gen-mapping); chartroom passes the
 // same two valid option sets always and asks for no map. Both modules ran at
@@ -144,7 +177,7 @@ await build({
   outfile: kinds,
   banner: { js: WRAP.banner },
   footer: { js: WRAP.footer },
-  plugins: [ajvEnglishOnly],
+  plugins: [ajvEnglishOnly, lazyFormats],
   bundle: true,
   format: "cjs",
   platform: "node",
