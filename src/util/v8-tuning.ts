@@ -72,7 +72,12 @@ function optimizerSettings(v8Version: string): Setting[] {
   const budget = budgetDefaultOf(v8Version);
   if (budget === undefined) return [];
   return [
-    { user: /interrupt[-_]budget/, short: `--interrupt-budget=${budget * BUDGET_FACTOR}`, default: `--interrupt-budget=${budget}`, untilInput: LARGE_INPUT_BYTES },
+    {
+      user: /interrupt[-_]budget/,
+      short: `--interrupt-budget=${budget * BUDGET_FACTOR}`,
+      default: `--interrupt-budget=${budget}`,
+      untilInput: LARGE_INPUT_BYTES,
+    },
     // --jitless implies no TurboFan: turning it back on there is not the CLI's to do.
     { user: /--(no[-_]?)?(opt|turbofan|jitless)(?![-_\w])/, short: "--no-turbofan", default: "--turbofan", untilInput: TURBOFAN_INPUT_BYTES },
   ];

@@ -77,8 +77,9 @@ describe("optimizing compiler", () => {
   });
 
   it.runIf(budgetKnown)("optimizes again, sixteen times later, once an input of 1 MB is read", () => {
-    const after = (calls: number) => inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.TURBOFAN_INPUT_BYTES);${optimizedAfter(calls)}`, NATIVES);
-    expect([after(1000), after(100_000)]).toStrictEqual(["false", "true"]);
+    const optimizedOnceRead = (calls: number) =>
+      inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.TURBOFAN_INPUT_BYTES);${optimizedAfter(calls)}`, NATIVES);
+    expect([optimizedOnceRead(1000), optimizedOnceRead(100_000)]).toStrictEqual(["false", "true"]);
     expect(inNode(`tuning.tuneForShortRun(); tuning.beforeInput(tuning.TURBOFAN_INPUT_BYTES - 1);${optimizedAfter(100_000)}`, NATIVES)).toBe("false");
   });
 
@@ -133,11 +134,11 @@ describe("the user's own V8 settings", () => {
   });
 
   it.runIf(budgetKnown)("give TurboFan back once an input of 1 MB is read, and the rest at 4 MB", () => {
-    const after = (bytes: string) =>
+    const tunedAfter = (bytes: string) =>
       inNode(`tuning.tuneForShortRun(); tuning.beforeInput(${bytes}); process.stdout.write(tuning.tunedFlags().join(' ') || 'none');`);
-    expect(after("tuning.TURBOFAN_INPUT_BYTES - 1")).toBe(`--semi-space-growth-factor=1${optimizer}`);
-    expect(after("tuning.TURBOFAN_INPUT_BYTES")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
-    expect(after("tuning.LARGE_INPUT_BYTES - 1")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
+    expect(tunedAfter("tuning.TURBOFAN_INPUT_BYTES - 1")).toBe(`--semi-space-growth-factor=1${optimizer}`);
+    expect(tunedAfter("tuning.TURBOFAN_INPUT_BYTES")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
+    expect(tunedAfter("tuning.LARGE_INPUT_BYTES - 1")).toBe("--semi-space-growth-factor=1 --interrupt-budget=1081344");
   });
 
   it("are all given back once an input of 4 MB or more is read", () => {
