@@ -21,9 +21,9 @@ import { setFlagsFromString } from "node:v8";
  *   slower.
  *
  * Reading an input of several megabytes (a 10 MB values file) makes the run
- * long, and every setting goes back to V8's own: then a small young space scavenges so often that it costs more than
+ * long: then a small young space scavenges so often that it costs more than
  * the memory is worth (+120 ms of 760 for that file's check), and optimized
- * code pays for itself, so such an input gives V8 its own settings back.
+ * code pays for itself, so such an input gives V8 all its own settings back.
  * The CLI asks for this; the library never changes the V8 settings of the
  * program it runs in, and a setting the user gives node is left as it is.
  *
@@ -99,9 +99,8 @@ export function tuneForShortRun(v8Version: string = process.versions.v8): void {
 
 /** About to read an input of `bytes`: a large one makes a long run, with V8's own settings (each from its size). */
 export function beforeInput(bytes: number): void {
-  const back = state.tuned.filter((setting) => bytes >= setting.untilInput);
-  for (const setting of back) setFlagsFromString(setting.default);
-  state.tuned = state.tuned.filter((setting) => !back.includes(setting));
+  for (const setting of state.tuned) if (bytes >= setting.untilInput) setFlagsFromString(setting.default);
+  state.tuned = state.tuned.filter((setting) => bytes < setting.untilInput);
 }
 
 /** `work` run with V8's flags as node started them (a code cache read or made), tuned again after. */
