@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { seedCodeCache } from "./seed-code-cache.js";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -195,3 +196,12 @@ for (const path of [file, kinds])
     .digest("hex");
 await writeFile(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const path of [file, kinds]) process.stdout.write(`built ${relative(root, path)}: ${((await readFile(path)).length / 1e6).toFixed(1)} MB\n`);
+
+const seed = await seedCodeCache(root, out);
+if ("files" in seed) {
+  let bytes = 0;
+  for (const name of seed.files) bytes += (await readFile(join(out, "v8", name))).length;
+  process.stdout.write(
+    `seeded the code cache for Node ${process.version} (V8 ${process.versions.v8}): ${seed.files.length} files, ${(bytes / 1e6).toFixed(1)} MB\n`,
+  );
+} else process.stderr.write(`warning: no code cache shipped, so a user's first run compiles the bundle: ${seed.skipped}\n`);

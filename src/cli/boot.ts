@@ -17,9 +17,11 @@ type Manifest = Record<string, string>;
 /**
  * cli/start.ts as the CLI bundle holds it (dist/bundle/chartroom.cjs,
  * scripts/build-cli.ts), compiled through V8's code cache: a run then
- * compiles almost nothing. The cache lives in chartroom's cache folder
- * (v8/, owner-only), keyed by the bundle's digest and the V8 that made it;
- * V8 refuses a cache that does not fit, and it is made again. Where there is
+ * compiles almost nothing, a cold one included: the package ships a cache
+ * made for the Node it was built with, and a run whose V8 refuses it writes
+ * its own to chartroom's cache folder (v8/, owner-only). Both are keyed by
+ * the bundle's digest and the V8 that made them; V8 refuses a cache that does
+ * not fit (another flag, damaged), and it is made again. Where there is
  * no bundle (sources through tsx, a build without it), the module itself.
  *
  * The bundle's `require` of a kubernetes-models kind (the schema rule's
@@ -55,15 +57,18 @@ export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<S
   return compiled<Start>(file, manifest["chartroom.cjs"] ?? "", env, Object.assign(withKinds, { resolve: require.resolve, cache: require.cache }));
 }
 
-/** One CommonJS bundle file's exports, compiled through the code cache (written at exit when there was none that fit). */
+/**
+ * One CommonJS bundle file's exports, compiled through the code cache: the
+ * user's (written at exit when no cache fitted), else the one the package
+ * ships beside the bundle (bundle/v8/, made by scripts/build-cli.ts for the
+ * Node it was built with). The user's is read first: it exists only where
+ * the shipped one was missing or refused, and reading the shipped one first
+ * would compile every run where V8 refuses it (another Node, a V8 flag).
+ */
 function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, require: NodeJS.Require | ((id: string) => unknown) = createRequire(file)): T {
-  const cacheFile = join(cacheDir(env), "v8", `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet (or unreadable): compiled from source, and cached at exit.
-  }
+  const name = `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`;
+  const cacheFile = join(cacheDir(env), "v8", name);
+  const cachedData = readIfThere(cacheFile) ?? readIfThere(join(dirname(file), "v8", name));
   // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
   const source = readFileSync(file, "utf8");
   // kinds.cjs is compiled mid-run, when the CLI has changed a V8 flag that would make V8 refuse the cache.
@@ -72,6 +77,15 @@ function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, requi
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
   return module.exports;
+}
+
+/** A code cache's bytes; none where there is no file (or it cannot be read): compiled from source then. */
+function readIfThere(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The code V8 compiled this run, for the next (functions compiled lazily included, so written at exit). A cache that cannot be written is no failure. */

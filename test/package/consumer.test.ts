@@ -5,7 +5,7 @@
 // run under the oldest Node `engines` allows, and pass their unit tests with
 // mocks under mocha and vitest.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -82,6 +82,9 @@ describe("the packed package", () => {
       expect(paths.filter((path) => !shipped(path))).toStrictEqual([]);
     }
     expect(files.filter((file) => file.endsWith(".map") || file.startsWith("package/src/"))).toStrictEqual([]);
+    // V8's code cache of both bundles, made under the Node that packed it (scripts/seed-code-cache.ts).
+    const seeds = files.filter((file) => file.startsWith("package/dist/bundle/v8/"));
+    expect(seeds.map((file) => file.endsWith(`-${process.versions.v8}-${process.arch}.bin`))).toStrictEqual([true, true]);
   });
 
   it(
@@ -138,6 +141,15 @@ describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kube
     expect(diff.code).toBe(2);
     expect(diff.stdout).toContain("webapp · stack dev · helm.v4.Chart · 1.0.1 → 2.0.0");
     expect(diff.stdout).toContain(versions.engineHelm);
+  });
+
+  it("compiles through the code cache it ships under the Node that packed it; another Node writes its own", async () => {
+    // The oldest Node's `lock` (beforeAll) found no cache for its V8 in the package.
+    expect((await readdir(join(dir, ".cache", "v8"))).length).toBeGreaterThan(0);
+    const cache = join(dir, ".cache-packing-node");
+    const plan = await outcome(process.execPath, [cli, "plan"], { cwd: dir, env: env({ HELM_BIN: await helm(4), CHARTROOM_CACHE: cache }) });
+    expect([plan.code, plan.stderr]).toStrictEqual([0, ""]);
+    await expect(readdir(join(cache, "v8"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("says how to install helm when there is none", async () => {
