@@ -15,10 +15,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** The example platform's commands the seed is made from: reviews of both kinds of chart, the main job, the update list. */
+/** The example platform's commands the seed is made from: the lock, reviews of both kinds of chart, the checks, the main job, the update list. */
 const TRAINING = [
+  ["lock"],
   ["diff", "webapp", "--to", "1.1.0", "--stack", "dev"],
   ["diff", "widgets-operator", "--to", "1.1.0", "--stack", "dev"],
+  ["check"],
   ["plan"],
   ["outdated"],
 ];
