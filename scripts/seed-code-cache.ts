@@ -50,9 +50,11 @@ export async function seedCodeCache(root: string, bundleFolder: string): Promise
       '  if (process.exitCode !== 0) throw new Error(`chartroom ${argv.join(" ")} exited ${process.exitCode}`);',
       "}",
     ].join("\n");
+    // Under a plain `node`: V8 refuses a cache made under any flag that users' runs lack.
+    const { NODE_OPTIONS: _, ...env } = process.env;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
       cwd: example,
-      env: { ...process.env, CHARTROOM_CACHE: cache, TMPDIR: scratch, NO_COLOR: "1" },
+      env: { ...env, CHARTROOM_CACHE: cache, TMPDIR: scratch, NO_COLOR: "1" },
       encoding: "utf8",
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 300_000,
