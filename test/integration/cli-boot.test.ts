@@ -28,6 +28,11 @@ describe("the CLI's code cache", () => {
     // One for each bundle, named for this V8: the build ran its training under this Node (scripts/seed-code-cache.ts).
     expect(shipped.length).toBe(2);
     for (const name of shipped) expect(name.endsWith(`-${process.versions.v8}-${process.arch}.bin`)).toBe(true);
+    // Compiled code only: nothing the training read (the example's CRD group, its images' registry) is in it.
+    for (const name of shipped) {
+      const bytes = await readFile(join(ROOT, "dist", "bundle", "v8", name));
+      expect([bytes.includes("widgets.example.com"), bytes.includes("registry.example.test")]).toStrictEqual([false, false]);
+    }
     const cache = await tempDir();
     const cold = await outdated(cache);
     expect([cold.code, cold.stderr]).toStrictEqual([0, ""]);
