@@ -16,6 +16,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { EXAMPLE_FILES } from "../scripts/seed-code-cache.js";
 import { pinnedHelm } from "../src/render/helm-binary.js";
 import { kubeconformSchemas } from "./lib/kube-schemas.js";
 import { loadAverage, measureTree, paired, peerBinaries, type TreeCost } from "./lib/peers.js";
@@ -140,8 +141,7 @@ function quote(arg: string): string {
 async function diffCases(scratch: string, helm: string): Promise<DiffCase[]> {
   const example = join(scratch, "example");
   await mkdir(example);
-  for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies", "package.json"])
-    await cp(join(ROOT, name), join(example, name), { recursive: true });
+  for (const name of EXAMPLE_FILES) await cp(join(ROOT, name), join(example, name), { recursive: true });
   const exampleValues = async (key: string, stack: string) =>
     (await readdir(join(example, "values", key)).catch(() => [] as string[]))
       .filter((file) => file === "values.yaml" || file === `${stack}.yaml`)

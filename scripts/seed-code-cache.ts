@@ -27,8 +27,8 @@ const TRAINING = [
   ["diff", "widgets-operator", "--to", "1.1.0", "--stack", "dev"],
 ];
 
-/** The example's files a copy needs (the bench copies the same): the training writes `.chartroom/` there, never in the checkout. */
-const EXAMPLE = ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies", "package.json"];
+/** The example platform's files a copy of it needs (the training's, the bench's): each writes `.chartroom/` there, never in the checkout. */
+export const EXAMPLE_FILES = ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies", "package.json"];
 
 /**
  * Runs the training in a copy of the example with an empty cache and copies
@@ -39,7 +39,7 @@ export async function seedCodeCache(root: string, bundleFolder: string): Promise
   const scratch = await mkdtemp(join(tmpdir(), "chartroom-seed-"));
   try {
     const example = join(scratch, "example");
-    for (const name of EXAMPLE) await cp(join(root, name), join(example, name), { recursive: true });
+    for (const name of EXAMPLE_FILES) await cp(join(root, name), join(example, name), { recursive: true });
     const cache = join(scratch, "cache");
     // One process for every command: the cache written at its exit holds what each compiled.
     const program = [
