@@ -221,13 +221,16 @@ async function lockRows(scratch: string, helm: string, bins: { rusage: string })
     };
     const peer = async () => {
       const out = join(scratch, `pull-${n++}`);
+      // `helm pull -d` does not make its folder: without one every pull failed, and no template ran.
+      for (const c of charts) await mkdir(join(out, c.key), { recursive: true });
       const each = charts
         .map(
           (c) =>
-            `( "$1" pull ${c.chart} --repo ${server.url} --version 1.0.0 -d ${out}/${c.key} && "$1" template ${c.key} ${out}/${c.key}/${c.chart}-1.0.0.tgz --namespace ${c.namespace} --kube-version ${KUBE} --include-crds -f values/${c.key}/values.yaml > /dev/null ) &`,
+            `( "$1" pull ${c.chart} --repo ${server.url} --version 1.0.0 -d ${out}/${c.key} && "$1" template ${c.key} ${out}/${c.key}/${c.chart}-1.0.0.tgz --namespace ${c.namespace} --kube-version ${KUBE} --include-crds -f values/${c.key}/values.yaml > /dev/null ) & pids="$pids $!"`,
         )
         .join("\n");
-      return measureTree(bins.rusage, ["sh", "-c", `${each}\nwait`, "peer", helm], {
+      // A bare `wait` returns 0 whatever the jobs did: each job's status is waited for, so a failing peer fails the bench.
+      return measureTree(bins.rusage, ["sh", "-c", `${each}\nfor pid in $pids; do wait "$pid" || exit 1; done`, "peer", helm], {
         cwd: dir,
         env: { HELM_CACHE_HOME: join(out, "cache"), HELM_CONFIG_HOME: join(out, "config") },
       });
