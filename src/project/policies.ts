@@ -176,7 +176,8 @@ export async function policyChart(
   target?: ArchiveTarget,
   extra: readonly ValuesLayer[] = [],
 ): Promise<PolicyChart> {
-  const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra });
+  // The rules read objects: a chart whose output changes between renders is rendered once for them.
+  const rendering = await renderFor(project, { spec, stack, target: target ?? { pin: requirePin(project, spec) }, extra, once: true });
   // The rules over values see what helm got: the platform's files, then what was given beside them.
   const given = splitExtra(extra);
   const layers = withFlags([...(await valuesLayers(project, spec.key, stack?.name)), ...given.files], given.flags);

@@ -4,7 +4,7 @@ import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
-import { renderChart, renderKey, type RenderInput, type Rendering } from "../render/render.js";
+import { renderChart, renderKey, rendersOnce, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
 import { templatesChange, templatesReadClock } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
@@ -31,6 +31,14 @@ export interface RenderRequest {
   reveal?: boolean;
   /** As helm renders it, images not pinned even when the chart pins them (what `lock` reads its images from). */
   raw?: boolean;
+  /**
+   * For a reader of the objects only (policies, `check`, `render`): a chart
+   * whose output changes between renders is rendered once, not twice to find
+   * what changes (nor a second apart when it reads the clock). Unstable
+   * fields and generated names are then not known.
+   * @default false
+   */
+  once?: boolean;
 }
 
 export interface ChartRendering extends Rendering {
@@ -53,13 +61,17 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
     deterministic: inspection.deterministic && !evaluated.some(templatesChange),
     readsClock: inspection.readsClock === true || evaluated.some(templatesReadClock),
     skipSchemaValidation: inspection.schemaReachesOut === true,
+    ...(request.once === true ? { once: true } : {}),
   };
   const onHelm = () => {
     for (const start of project.memo.whenHelmRuns.splice(0)) start();
   };
   const render = () => renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal, onHelm });
   // Revealed Secrets are kept no longer than their caller holds them.
-  const rendering = await (request.reveal === true ? render() : recently(project, `${request.noCache === true}\u0000${renderKey(input)}`, render));
+  const memoKey = (of: RenderInput) => `${request.noCache === true}\u0000${renderKey(of)}`;
+  // Rendered once: this run's rendering of the same inputs with the second render serves as well (a diff's side).
+  const probed = rendersOnce(input) ? project.memo.renderings.get(memoKey({ ...input, once: false })) : undefined;
+  const rendering = await (request.reveal === true ? render() : (probed ?? recently(project, memoKey(input), render)));
   const done = { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
   return request.raw === true || !request.spec.pinImages ? done : pinned(project, request.spec, done);
 }

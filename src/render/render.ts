@@ -23,11 +23,19 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
   deterministic?: boolean;
   /** Its templates read the clock: the two renders are made in different seconds, so a time-derived field shows as changing. */
   readsClock?: boolean;
+  /**
+   * Nothing will ask which fields change on every render (a check, the
+   * policies, `render`): one render, even of a chart whose output changes
+   * between renders. A rendering of the same inputs made with the second
+   * render is taken when the cache has one.
+   * @default false
+   */
+  once?: boolean;
 }
 
 export interface Rendering {
   objects: RenderedObject[];
-  /** `id path` of every field that differed between two renders of the same inputs. */
+  /** `id path` of every field that differed between two renders of the same inputs; none asked for when rendered `once`. */
   unstable: string[];
   cached: boolean;
   /** The render's inputs as a key (renderKey); absent for a revealed render, whose Secrets are not sealed. */
@@ -77,16 +85,18 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   const cacheKey = renderKey(input);
   const reveal = options.reveal === true;
   if (options.noCache !== true && !reveal) {
-    const hit = await cache.read(cacheKey);
-    if (hit !== null) {
+    // Rendered once: the rendering made with the second render serves as well (a diff's, or the lock's).
+    for (const candidate of rendersOnce(input) ? [renderKey({ ...input, once: false }), cacheKey] : [cacheKey]) {
+      const hit = await cache.read(candidate);
+      if (hit === null) continue;
       rememberValuesInSecrets(hit.objects, input.values, key);
-      return { ...hit, cached: true, key: cacheKey };
+      return { ...hit, cached: true, key: candidate };
     }
   }
   options.onHelm?.();
   const request = { ...input, chart: input.archive.path };
   const [first, second] =
-    input.deterministic === true
+    input.deterministic === true || input.once === true
       ? await helmTemplate(request, options.run).then((text) => [text, text] as const)
       : input.readsClock === true
         ? await secondsApart(() => helmTemplate(request, options.run))
@@ -124,8 +134,15 @@ export function renderKey(input: RenderInput): string {
       includeCrds: input.includeCrds ?? true,
       postRenderer: input.postRenderer ?? null,
       skipSchemaValidation: input.skipSchemaValidation === true,
+      // Only where it changes what is rendered: a deterministic chart's one rendering serves both.
+      ...(rendersOnce(input) ? { once: true } : {}),
     }),
   );
+}
+
+/** One render where the probe would have made two: the rendering knows no unstable fields, and is kept apart. */
+export function rendersOnce(input: Pick<RenderInput, "once" | "deterministic">): boolean {
+  return input.once === true && input.deterministic !== true;
 }
 
 /**

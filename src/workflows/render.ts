@@ -27,7 +27,16 @@ export async function render(project: Project, options: RenderOptions): Promise<
   const spec = requireChart(project, options.chart, "render");
   const stack = oneStack(project, options.stack);
   const target = options.version === undefined ? { pin: requirePin(project, spec) } : { version: await versionTarget(project, spec, options.version) };
-  const rendering = await renderFor(project, { spec, stack, target, noCache: options.noCache, extra: options.values, reveal: options.showSecrets === true });
+  // As `helm template` shows it: one render, random values and names as they came out.
+  const rendering = await renderFor(project, {
+    spec,
+    stack,
+    target,
+    noCache: options.noCache,
+    extra: options.values,
+    reveal: options.showSecrets === true,
+    once: true,
+  });
   const objects = rendering.objects.map((object) =>
     isSecret(object) && options.showSecrets !== true ? { ...object, body: maskSecretBody(object.body) } : object,
   );

@@ -17,15 +17,21 @@ async function countingHelm(dir: string): Promise<{ path: string; renders: () =>
   return { path, renders: async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length };
 }
 
+/** The example platform with a helm that counts renders, and what renderFor needs for one chart's pin in the dev stack. */
+async function platformWithPin(key: string) {
+  const dir = await copyPlatform();
+  const counting = await countingHelm(dir);
+  const open = () => openProject({ dir, env: { ...process.env, CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: counting.path } });
+  const project = await open();
+  const spec = project.config.charts.find((chart) => chart.key === key) as ChartSpec;
+  const pin = { pin: project.lock?.charts[key] as NonNullable<NonNullable<typeof project.lock>["charts"][string]> };
+  const stack = project.config.stacks.find((item) => item.name === "dev");
+  return { counting, open, project, spec, pin, stack };
+}
+
 describe("renderings within one run", () => {
   it("are made once and handed out again, in that run only, and no more than 16 kept", async () => {
-    const dir = await copyPlatform();
-    const counting = await countingHelm(dir);
-    const open = () => openProject({ dir, env: { ...process.env, CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: counting.path } });
-    const project = await open();
-    const spec = project.config.charts.find((chart) => chart.key === "ledger") as ChartSpec;
-    const pin = { pin: project.lock?.charts.ledger as NonNullable<NonNullable<typeof project.lock>["charts"][string]> };
-    const stack = project.config.stacks.find((item) => item.name === "dev");
+    const { counting, open, project, spec, pin, stack } = await platformWithPin("ledger");
     // noCache: the disk cache is not asked, so each helm run shows.
     const first = await renderFor(project, { spec, stack, target: pin, noCache: true });
     const again = await renderFor(project, { spec, stack, target: pin, noCache: true });
@@ -39,5 +45,21 @@ describe("renderings within one run", () => {
     expect(await counting.renders()).toBe(18);
     await renderFor(project, { spec, stack, target: pin, noCache: true });
     expect(await counting.renders()).toBe(19);
+  });
+
+  it("hand a reader of the objects the rendering made with the second render, and never the other way round", async () => {
+    // webapp's password is random when the values do not set it: its output changes between renders.
+    const { counting, open, project, spec, pin, stack } = await platformWithPin("webapp");
+    const probed = await renderFor(project, { spec, stack, target: pin, noCache: true });
+    expect(await counting.renders()).toBe(2);
+    expect(probed.unstable).toStrictEqual([expect.stringMatching(/ data\.password$/)]);
+    expect((await renderFor(project, { spec, stack, target: pin, noCache: true, once: true })).objects).toBe(probed.objects);
+    expect(await counting.renders()).toBe(2);
+    // In another run, rendered once first: the probe still renders twice.
+    const other = await open();
+    expect((await renderFor(other, { spec, stack, target: pin, noCache: true, once: true })).unstable).toStrictEqual([]);
+    expect(await counting.renders()).toBe(3);
+    expect((await renderFor(other, { spec, stack, target: pin, noCache: true })).unstable).toStrictEqual(probed.unstable);
+    expect(await counting.renders()).toBe(5);
   });
 });

@@ -75,6 +75,41 @@ describe("render noise", () => {
     expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toBe(first);
   });
 
+  it("renders a noisy chart once for a reader of its objects (check, render), and never hands that rendering to a diff", async () => {
+    const dir = await project();
+    const calls = join(dir, "renders.log");
+    const wrapper = join(dir, "helm-wrapper.sh");
+    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${calls}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
+    const renders = async () => {
+      const count = (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+      await rm(calls, { force: true });
+      return count;
+    };
+    expect((await cli(dir, ["lock"], { HELM_BIN: wrapper })).errors).toBe("");
+    // The lock asked which fields change: two renders, a second apart (the chart reads the clock).
+    expect(await renders()).toBe(2);
+    const fresh = { HELM_BIN: wrapper, CHARTROOM_CACHE: join(dir, ".cache-once") };
+    expect((await cli(dir, ["check", "noisy"], fresh)).errors).toBe("");
+    expect(await renders()).toBe(1);
+    const shown = await cli(dir, ["render", "noisy", "--format", "json"], { ...fresh, CHARTROOM_CACHE: join(dir, ".cache-render") });
+    expect(shown.errors).toBe("");
+    expect(await renders()).toBe(1);
+    expect((JSON.parse(shown.output) as { objects: { name: string }[] }).objects.map((object) => object.name)).toContainEqual(
+      expect.stringMatching(/^noisy-ping-[a-z0-9]{5}$/),
+    );
+    // The lock's rendering, made with the second render, serves a check as well.
+    expect((await cli(dir, ["check", "noisy"], { HELM_BIN: wrapper })).errors).toBe("");
+    expect(await renders()).toBe(0);
+    // A diff does not take the check's one render as its own: both sides are rendered twice, and the noise is still told apart.
+    const diff = await cli(dir, ["diff", "noisy", "--to", "1.0.1", "--format", "json"], fresh);
+    expect(diff.errors).toBe("");
+    expect(await renders()).toBe(4);
+    const report = JSON.parse(diff.output) as JsonDiff;
+    expect([report.summary.rename, report.summary.add, report.summary.delete]).toStrictEqual([0, 0, 0]);
+    expect(report.charts[0]?.unstable.paths).toContain("Secret apps/noisy-stamp: data.modified");
+    expect(report.changed).toBe(false);
+  });
+
   it("renders a chart that only calls tpl once per side, unless the values it renders call something random", async () => {
     const dir = await tempDir("chartroom-tpl-");
     await mkdir(join(dir, "charts"));
