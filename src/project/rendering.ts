@@ -4,7 +4,7 @@ import type { EngineName } from "../model/engine.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
-import { renderChart, renderKey, rendersOnce, type RenderInput, type Rendering } from "../render/render.js";
+import { renderChart, renderKey, renderKeys, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
 import { templatesChange, templatesReadClock } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
@@ -68,10 +68,11 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
   };
   const render = () => renderChart(input, { cacheRoot: project.cacheRoot, noCache: request.noCache, shared: request.shared, reveal: request.reveal, onHelm });
   // Revealed Secrets are kept no longer than their caller holds them.
-  const memoKey = (of: RenderInput) => `${request.noCache === true}\u0000${renderKey(of)}`;
+  const keys = renderKeys(input);
+  const memoKey = (key: string) => `${request.noCache === true}\u0000${key}`;
   // Rendered once: this run's rendering of the same inputs with the second render serves as well (a diff's side).
-  const probed = rendersOnce(input) ? project.memo.renderings.get(memoKey({ ...input, once: false })) : undefined;
-  const rendering = await (request.reveal === true ? render() : (probed ?? recently(project, memoKey(input), render)));
+  const probed = keys.probed === keys.key ? undefined : project.memo.renderings.get(memoKey(keys.probed));
+  const rendering = await (request.reveal === true ? render() : (probed ?? recently(project, memoKey(keys.key), render)));
   const done = { ...rendering, version: targetVersion(request.target), helm: `${input.helm.version} (${input.helm.origin})` };
   return request.raw === true || !request.spec.pinImages ? done : pinned(project, request.spec, done);
 }
