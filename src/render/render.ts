@@ -157,7 +157,7 @@ export function renderKeys(input: RenderInput): { key: string; probed: string } 
 }
 
 /** One render where the probe would have made two: the rendering knows no unstable fields, and is kept apart. */
-export function rendersOnce(input: Pick<RenderInput, "once" | "deterministic">): boolean {
+function rendersOnce(input: Pick<RenderInput, "once" | "deterministic">): boolean {
   return input.once === true && input.deterministic !== true;
 }
 
