@@ -8,6 +8,7 @@ import addFormats from "ajv-formats";
 import { sha256Digest } from "../util/hash.js";
 import { isRecord } from "../util/json.js";
 import { re2Engine } from "../util/re2.js";
+import { installedFile } from "../util/installed.js";
 import { forMetaCheck, guardSchema, type SchemaProblem } from "./schema-guard.js";
 
 // Required, not imported: Node 20 warns on every JSON module import.
@@ -27,7 +28,8 @@ export function dialectOf(schema: unknown): Dialect {
 
 type AjvLike = { compile(schema: object): ValidateFunction; validateSchema(schema: object): boolean | Promise<unknown>; errors?: ErrorObject[] | null };
 
-function makeAjv(dialect: Dialect): AjvLike {
+/** An ajv for `dialect` with the options every check uses; `source` keeps each validator's code (for the build's standalone meta-schema validator). */
+export function makeAjv(dialect: Dialect, source = false): AjvLike & Ajv {
   // Charts' schemas are often loose; strict mode would refuse many that Helm accepts.
   // Patterns run with RE2's semantics, as Helm's Go regexp runs them (linear time);
   // long enums and required lists are checked in a loop, not as one huge expression
@@ -41,7 +43,7 @@ function makeAjv(dialect: Dialect): AjvLike {
     loopEnum: 32,
     loopRequired: 32,
     validateSchema: false,
-    code: { regExp: re2Engine },
+    code: { regExp: re2Engine, ...(source ? { source: true } : {}) },
   };
   const ajv =
     dialect === "draft-04"
@@ -53,7 +55,34 @@ function makeAjv(dialect: Dialect): AjvLike {
           : new Ajv(options);
   if (dialect === "draft-06") ajv.addMetaSchema(draft06);
   (addFormats as unknown as (ajv: unknown) => void)(ajv);
-  return ajv;
+  return ajv as Ajv;
+}
+
+/** The meta-schema Helm reads a schema without `$schema` against (and ajv's default). */
+export const DRAFT_07_META = "http://json-schema.org/draft-07/schema";
+/** Its validator as ajv's standalone code, beside the compiled modules (scripts/build-meta-schema.ts). */
+export const DRAFT_07_VALIDATOR = "meta-schema-draft-07.cjs";
+
+// Compiling the draft-07 meta-schema costs a run ≈25 ms, loading its standalone
+// validator ≈3. From sources, or a build without it, it is compiled as before.
+let draft07: ValidateFunction | null | undefined;
+function draft07Validator(): ValidateFunction | null {
+  if (draft07 === undefined) {
+    try {
+      draft07 = createRequire(import.meta.url)(installedFile("values", DRAFT_07_VALIDATOR)) as ValidateFunction;
+    } catch {
+      draft07 = null;
+    }
+  }
+  return draft07;
+}
+
+/** The meta-schema ajv would check `schema` against is draft-07's: the dialect's default, or named by `$schema` (with or without its `#`). */
+function checkedByDraft07(dialect: Dialect, schema: Record<string, unknown>): boolean {
+  const declared = schema.$schema;
+  return (
+    dialect === "draft-07" && (declared === undefined || declared === "" || (typeof declared === "string" && declared.replace(/#$/, "") === DRAFT_07_META))
+  );
 }
 
 /** A schema ready to validate with: what it would not follow or run taken out, and listed. */
@@ -67,6 +96,8 @@ export class SchemaCache {
   private readonly instances = new Map<Dialect, AjvLike>();
   private readonly compiled = new Map<string, PreparedSchema>();
   compilations = 0;
+  /** Meta-schema checks that compiled the meta-schema (none for draft-07 when the build made its validator). */
+  metaCompilations = 0;
 
   /** The schema guarded (schema-guard.ts) and compiled once per digest. */
   prepare(schema: unknown, digest = sha256Digest(JSON.stringify(schema))): PreparedSchema {
@@ -80,7 +111,7 @@ export class SchemaCache {
       }
       const guarded = guardSchema(schema);
       const { $id: _id, ...rest } = (isRecord(guarded.schema) ? guarded.schema : {}) as Record<string, unknown>;
-      hit = compileChecked(ajv, rest, guarded.problems);
+      hit = this.compileChecked(ajv, dialect, rest, guarded.problems);
       this.compilations++;
       this.compiled.set(digest, hit);
     }
@@ -90,31 +121,35 @@ export class SchemaCache {
   validator(schema: unknown, digest?: string): ValidateFunction {
     return this.prepare(schema, digest).validate;
   }
+
+  /** Helm refuses a chart whose schema breaks the meta-schema; here that is a finding, and nothing is validated against it. */
+  private compileChecked(ajv: AjvLike, dialect: Dialect, schema: Record<string, unknown>, problems: SchemaProblem[]): PreparedSchema {
+    const meta = forMetaCheck(schema);
+    const all = [...problems, ...meta.problems];
+    const refuse = (reason: string, pointer = "#"): PreparedSchema => ({
+      validate: acceptAll,
+      problems: [...all, { pointer, kind: "invalid", value: "", reason }],
+    });
+    if (meta.problems.length > 0) return { validate: acceptAll, problems: all };
+    const checked = isRecord(meta.schema) ? meta.schema : {};
+    const prebuilt = checkedByDraft07(dialect, checked) ? draft07Validator() : null;
+    if (prebuilt === null) this.metaCompilations++;
+    const valid = prebuilt === null ? ajv.validateSchema(checked) : prebuilt(checked);
+    if (valid !== true) {
+      const first = (prebuilt === null ? ajv.errors : prebuilt.errors)?.[0];
+      return refuse(
+        `it breaks the JSON schema meta-schema: ${first?.instancePath || "(top)"} ${first?.message ?? "is not valid"}`,
+        `#${first?.instancePath ?? ""}`,
+      );
+    }
+    try {
+      return { validate: ajv.compile(schema), problems: all };
+    } catch (error) {
+      return refuse(`it cannot be compiled: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
 }
 
 export type SchemaError = ErrorObject;
-
-/** Helm refuses a chart whose schema breaks the meta-schema; here that is a finding, and nothing is validated against it. */
-function compileChecked(ajv: AjvLike, schema: Record<string, unknown>, problems: SchemaProblem[]): PreparedSchema {
-  const meta = forMetaCheck(schema);
-  const all = [...problems, ...meta.problems];
-  const refuse = (reason: string, pointer = "#"): PreparedSchema => ({
-    validate: acceptAll,
-    problems: [...all, { pointer, kind: "invalid", value: "", reason }],
-  });
-  if (meta.problems.length > 0) return { validate: acceptAll, problems: all };
-  if (ajv.validateSchema(isRecord(meta.schema) ? meta.schema : {}) !== true) {
-    const first = ajv.errors?.[0];
-    return refuse(
-      `it breaks the JSON schema meta-schema: ${first?.instancePath || "(top)"} ${first?.message ?? "is not valid"}`,
-      `#${first?.instancePath ?? ""}`,
-    );
-  }
-  try {
-    return { validate: ajv.compile(schema), problems: all };
-  } catch (error) {
-    return refuse(`it cannot be compiled: ${(error as Error).message.split("\n")[0]}`);
-  }
-}
 
 const acceptAll = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;

@@ -61,6 +61,9 @@ describe("the packed package", () => {
     expect(files).toContain("package/LICENSE");
     expect(files).toContain("package/bin/chartroom.js");
     expect(files).toContain("package/dist/policy/data/kubernetes-fields.json");
+    // The draft-07 meta-schema's validator, for the ES module and CommonJS builds alike (the bundle reads the first).
+    expect(files).toContain("package/dist/values/meta-schema-draft-07.cjs");
+    expect(files).toContain("package/dist/cjs/values/meta-schema-draft-07.cjs");
     // The Renovate preset the README tells users to copy.
     expect(files).toContain("package/renovate/chartroom.json");
     const manifest = JSON.parse((await run("tar", ["xzfO", packed, "package/package.json"])).stdout) as {
