@@ -96,7 +96,7 @@ export class SchemaCache {
   private readonly instances = new Map<Dialect, AjvLike>();
   private readonly compiled = new Map<string, PreparedSchema>();
   compilations = 0;
-  /** Meta-schema checks that compiled the meta-schema (none for draft-07 when the build made its validator). */
+  /** Meta-schema checks made through ajv's own compiled meta-schema (none for draft-07 when the build made its validator). */
   metaCompilations = 0;
 
   /** The schema guarded (schema-guard.ts) and compiled once per digest. */
