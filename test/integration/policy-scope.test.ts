@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packChart } from "../helpers/pack.js";
-import { helm, runHelm } from "../helpers/helm.js";
+import { countingHelm, runHelm } from "../helpers/helm.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -61,12 +61,10 @@ describe("the charts a changed CRD re-checks", () => {
     // A pin an older chartroom wrote: what it renders is not known, so it is rendered.
     delete lock.charts.legacy?.customResourceGroups;
     await writeFile(join(dir, "charts.lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
-    const calls = join(dir, "renders.log");
-    const wrapper = join(dir, "helm-wrapper.sh");
-    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${calls}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
+    const counting = await countingHelm(dir);
     await rm(join(dir, ".cache"), { recursive: true, force: true });
-    const result = await cli(dir, ["diff", "operator", "--to", "2.0.0", "--format", "json"], { HELM_BIN: wrapper });
-    const rendered = (await readFile(calls, "utf8")).split("\n").filter(Boolean).sort();
+    const result = await cli(dir, ["diff", "operator", "--to", "2.0.0", "--format", "json"], { HELM_BIN: counting.path });
+    const rendered = (await counting.rendered()).sort();
     expect(rendered).toStrictEqual(["legacy", "operator", "operator", "uses"]);
     // And it was checked: its Gadget no longer fits the new CRD.
     const report = JSON.parse(result.output) as JsonDiff;

@@ -1,21 +1,13 @@
 // A run asks for the same rendering more than once (a diff's side, then the
 // policies over that chart): it is made or read once, and a run keeps only a
 // few of them.
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openProject } from "../../src/project/project.js";
 import { renderFor } from "../../src/project/rendering.js";
 import type { ChartSpec } from "../../src/config/types.js";
-import { helm } from "../helpers/helm.js";
+import { countingHelm } from "../helpers/helm.js";
 import { copyPlatform } from "../helpers/platform.js";
-
-async function countingHelm(dir: string): Promise<{ path: string; renders: () => Promise<number> }> {
-  const log = join(dir, "renders.log");
-  const path = join(dir, "helm-counting.sh");
-  await writeFile(path, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${log}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
-  return { path, renders: async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length };
-}
 
 /** The example platform with a helm that counts renders, and what renderFor needs for one chart's pin in the dev stack. */
 async function platformWithPin(key: string) {

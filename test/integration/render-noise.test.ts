@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packChart } from "../helpers/pack.js";
-import { helm, runHelm } from "../helpers/helm.js";
+import { countingHelm, runHelm } from "../helpers/helm.js";
 import { cli } from "../helpers/platform.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -77,12 +77,12 @@ describe("render noise", () => {
 
   it("renders a noisy chart once for a reader of its objects (check, render), and never hands that rendering to a diff", async () => {
     const dir = await project();
-    const calls = join(dir, "renders.log");
-    const wrapper = join(dir, "helm-wrapper.sh");
-    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${calls}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
+    const counting = await countingHelm(dir);
+    const wrapper = counting.path;
+    // Each count is of the renders since the one before.
     const renders = async () => {
-      const count = (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
-      await rm(calls, { force: true });
+      const count = await counting.renders();
+      await counting.clear();
       return count;
     };
     expect((await cli(dir, ["lock"], { HELM_BIN: wrapper })).errors).toBe("");
@@ -130,19 +130,18 @@ describe("render noise", () => {
       'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { banner: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n',
     );
     // A helm that writes down every render it is asked for.
-    const calls = join(dir, "renders.log");
-    const wrapper = join(dir, "helm-wrapper.sh");
-    await writeFile(wrapper, `#!/bin/sh\n[ "$1" = template ] && echo "$2" >> "${calls}"\nexec "${await helm(4)}" "$@"\n`, { mode: 0o755 });
-    const renders = async () => (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+    const counting = await countingHelm(dir);
+    const wrapper = counting.path;
+    const renders = counting.renders;
     expect((await cli(dir, ["lock"], { HELM_BIN: wrapper })).errors).toBe("");
-    await rm(calls, { force: true });
+    await counting.clear();
     const quiet = await cli(dir, ["diff", "banner", "--to", "1.0.1", "--format", "json"], { HELM_BIN: wrapper, CHARTROOM_CACHE: join(dir, ".cache-quiet") });
     expect(await renders()).toBe(2);
     expect((JSON.parse(quiet.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual([]);
     // The platform's values now give tpl something random to render: both sides are rendered twice, and the field is noise.
     await mkdir(join(dir, "values", "banner"), { recursive: true });
     await writeFile(join(dir, "values", "banner", "values.yaml"), 'banner: "{{ randAlphaNum 8 }}"\n');
-    await rm(calls, { force: true });
+    await counting.clear();
     const noisy = await cli(dir, ["diff", "banner", "--to", "1.0.1", "--format", "json"], { HELM_BIN: wrapper, CHARTROOM_CACHE: join(dir, ".cache-noisy") });
     expect(await renders()).toBe(4);
     expect((JSON.parse(noisy.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual(["ConfigMap apps/banner: data.banner"]);
