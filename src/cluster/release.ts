@@ -3,9 +3,12 @@
 // whose `release` key holds base64 of the gzipped JSON record. Only the
 // revision, status, chart, manifest and hooks are read from it: the record
 // also holds the values and every template, which never leave this module.
-import { gunzipSync } from "node:zlib";
 import { isRecord } from "../util/json.js";
 import type { Answer, KubeClient } from "./client.js";
+import { onFirstUse } from "../util/on-first-use.js";
+
+// Loaded by the one run that reads a release: every other run starts without node:zlib.
+const zlib = onFirstUse<typeof import("node:zlib")>("node:zlib");
 
 export interface StoredRelease {
   revision: number;
@@ -43,7 +46,7 @@ export function upgradeBase(releases: readonly StoredRelease[]): StoredRelease |
 export function decodeRelease(data: string): StoredRelease | undefined {
   try {
     let bytes = Buffer.from(Buffer.from(data, "base64").toString("latin1"), "base64");
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { maxOutputLength: MAX_RECORD });
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = zlib().gunzipSync(bytes, { maxOutputLength: MAX_RECORD });
     const record: unknown = JSON.parse(bytes.toString("utf8"));
     if (!isRecord(record) || typeof record.version !== "number") return undefined;
     const info = isRecord(record.info) ? record.info : {};

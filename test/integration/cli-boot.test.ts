@@ -162,7 +162,7 @@ describe("the CLI's code cache", () => {
     expect(await Promise.all(caches.map(async (file) => (await stat(file)).mtimeMs))).toStrictEqual(written);
   });
 
-  it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks", async () => {
+  it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks; warm, no node:zlib or node:child_process", async () => {
     const dir = await tempDir();
     const preload = join(dir, "modules.cjs");
     const list = join(dir, "modules.txt");
@@ -186,5 +186,9 @@ describe("the CLI's code cache", () => {
     expect(network(await loaded(["-e", 'require("node:https")']))).toContain("https");
     // Cold (archives fetched from the folder, rendered) and warm.
     for (let run = 0; run < 2; run++) expect(network(await loaded([compiledCli(), "check", "webapp"]))).toStrictEqual([]);
+    // Warm, a diff starts no helm and unpacks nothing: neither node:child_process nor node:zlib loads.
+    const unused = (modules: string[]) => modules.filter((name) => /^(zlib|child_process)$/.test(name));
+    expect(unused(await loaded([compiledCli(), "diff", "webapp", "--to", "1.1.0"]))).toContain("child_process");
+    expect(unused(await loaded([compiledCli(), "diff", "webapp", "--to", "1.1.0"]))).toStrictEqual([]);
   });
 });
