@@ -2,7 +2,7 @@ import { hitsForceNew, pulumiForceNew } from "../engine/force-new.js";
 import { ENGINES } from "../engine/records.js";
 import type { EngineStep } from "../diff/model.js";
 import { chooseEngine, lifecycleHooks, mergeStacks } from "../engine/choice.js";
-import { displayName } from "../model/objects.js";
+import { stableDisplayName } from "../model/objects.js";
 import type { ExplainReport, PinFacts } from "../report/explain.js";
 import { parsePath } from "../util/tree-path.js";
 import { describeEngineHelm, installedProvider } from "../project/provider-helm.js";
@@ -28,7 +28,8 @@ export async function explain(project: Project, options: { chart: string }): Pro
       (byObject.get(object) ?? byObject.set(object, []).get(object))?.push(field);
     }
     churn[stackName(stack)] = [...byObject].map(([object, fields]) => {
-      const found = rendering.objects.find((item) => displayName(item) === object);
+      // The lock names an object named at random by its pattern (`run-*`), as every render gives it.
+      const found = rendering.objects.find((item) => stableDisplayName(item) === object);
       const replaces =
         ENGINES[engine.name].replacesOnForceNew &&
         found !== undefined &&

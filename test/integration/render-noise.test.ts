@@ -110,6 +110,34 @@ describe("render noise", () => {
     expect(report.changed).toBe(false);
   });
 
+  it("explains the churn of an object named at random by its pattern, with the step the engine takes", async () => {
+    const dir = await tempDir("chartroom-churn-");
+    await mkdir(join(dir, "charts"));
+    // A ConfigMap named afresh at every render, whose data holds the time: helm.v4.Chart's provider replaces it on every run.
+    const files = new Map<string, Buffer>([
+      ["Chart.yaml", Buffer.from("apiVersion: v2\nname: stamped\nversion: 1.0.0\n")],
+      [
+        "templates/cm.yaml",
+        Buffer.from(
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-run-{{ randAlphaNum 6 | lower }}\ndata:\n  stamp: {{ now | date "2006-01-02T15:04:05" | quote }}\n',
+        ),
+      ],
+    ]);
+    await writeFile(join(dir, "charts", "stamped-1.0.0.tgz"), await packChart("stamped", files, new Date(0)));
+    await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
+    await writeFile(
+      join(dir, "chartroom.config.ts"),
+      'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { stamped: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n',
+    );
+    expect((await cli(dir, ["lock"])).errors).toBe("");
+    expect(await readFile(join(dir, "charts.lock.json"), "utf8")).toContain('"ConfigMap apps/stamped-run-*: data.stamp"');
+    const explained = await cli(dir, ["explain", "stamped", "--format", "json"]);
+    expect(explained.errors).toBe("");
+    expect((JSON.parse(explained.output) as { churn: unknown }).churn).toStrictEqual({
+      dev: [{ object: "ConfigMap apps/stamped-run-*", fields: ["data.stamp"], step: "replace" }],
+    });
+  });
+
   it("renders a chart that only calls tpl once per side, unless the values it renders call something random", async () => {
     const dir = await tempDir("chartroom-tpl-");
     await mkdir(join(dir, "charts"));
