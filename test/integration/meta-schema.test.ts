@@ -1,13 +1,15 @@
 // The build's draft-07 meta-schema validator (scripts/build-meta-schema.ts)
 // judges every schema as ajv's own meta-schema check does, and the compiled
 // package uses it instead of compiling the meta-schema.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
 import { describe, expect, it } from "vitest";
 import { DRAFT_07_VALIDATOR, makeAjv, SchemaCache } from "../../src/values/schema.js";
-import { compiledCli } from "../helpers/process.js";
+import { helm } from "../helpers/helm.js";
+import { compiledCli, runGroup } from "../helpers/process.js";
+import { tempDir } from "../helpers/tmp.js";
 import { ROOT } from "../helpers/platform.js";
 
 const SCHEMAS: Record<string, unknown>[] = [
@@ -65,5 +67,24 @@ describe("the build's draft-07 meta-schema validator", () => {
     const fromSources = new SchemaCache();
     expect(fromSources.prepare({ properties: { a: { type: "strnig" } } }).problems).toStrictEqual(broken.problems);
     expect(fromSources.metaCompilations).toBe(1);
+  });
+
+  it("is what the CLI's bundle checks the example's draft-07 schema with", async () => {
+    const dir = await tempDir();
+    const preload = join(dir, "files.cjs");
+    const list = join(dir, "files.txt");
+    // Every module this process loaded (a failed require is not), written as it exits: the bundle requires the built validator where it uses it.
+    await writeFile(
+      preload,
+      `const M = require("node:module"); const load = M._load; const seen = [];\nM._load = function (request) { const loaded = load.apply(this, arguments); seen.push(request); return loaded; };\nprocess.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, seen.join("\\n")));\n`,
+    );
+    const run = await runGroup(process.execPath, ["-r", preload, compiledCli(), "check", "webapp"], {
+      cwd: ROOT,
+      env: { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
+      timeoutMs: 120_000,
+    });
+    expect([run.code, run.stderr]).toStrictEqual([0, ""]);
+    const required = (await readFile(list, "utf8")).split("\n");
+    expect(required).toContain(join(ROOT, "dist", "values", DRAFT_07_VALIDATOR));
   });
 });
