@@ -29,7 +29,7 @@ export async function benchLiveReview(cacheRoot: string): Promise<Record<string,
     const made = await cluster.kubectl(["apply", "-f", "-"], { input: namespaces.map((item) => JSON.stringify(item)).join("\n") });
     if (made.code !== 0) throw new Error(made.stderr);
     for (const key of keys) {
-      const { stdout } = await run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "render", key, "--stack", "prod"], {
+      const { stdout } = await run(process.execPath, [join(ROOT, "dist", "cli", "main.cjs"), "render", key, "--stack", "prod"], {
         cwd: dir,
         env: { ...process.env, CHARTROOM_CACHE: cache, HELM_BIN: helm.path, NO_COLOR: "1" },
         maxBuffer: 64 << 20,

@@ -25,8 +25,8 @@ import { serveFiles } from "./lib/serve.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
-// Another build to compare with (a checkout of an earlier commit, built): CHARTROOM_BENCH_CLI=<its dist/cli/main.js>.
-const CLI = process.env.CHARTROOM_BENCH_CLI ?? join(ROOT, "dist", "cli", "main.js");
+// Another build to compare with (a checkout of an earlier commit, built): CHARTROOM_BENCH_CLI=<its dist/cli/main.cjs>.
+const CLI = process.env.CHARTROOM_BENCH_CLI ?? join(ROOT, "dist", "cli", "main.cjs");
 const KUBE = "1.34.4";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 

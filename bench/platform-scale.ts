@@ -100,7 +100,7 @@ export async function chartroom(dir: string, args: string[], cache: string, helm
   const started = performance.now();
   try {
     // helm installed, as on a user's machine: the run does not extract one.
-    await run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), ...args], {
+    await run(process.execPath, [join(ROOT, "dist", "cli", "main.cjs"), ...args], {
       cwd: dir,
       env: { ...process.env, CHARTROOM_CACHE: cache, HELM_BIN: helm, NO_COLOR: "1" },
       maxBuffer: 64 << 20,

@@ -12,7 +12,7 @@ export async function benchPublicApi(): Promise<Record<string, string | number>>
   const imports: number[] = [];
   for (let i = 0; i < 7; i++) imports.push(Number((await run(process.execPath, ["--input-type=module", "-e", probe])).stdout));
   imports.sort((a, b) => a - b);
-  const distHelp = await median(7, () => run(process.execPath, [join(root, "dist", "cli", "main.js"), "--help"]));
+  const distHelp = await median(7, () => run(process.execPath, [join(root, "dist", "cli", "main.cjs"), "--help"]));
   const tsxHelp = await median(5, () => run(process.execPath, [join(root, "bin", "chartroom.js"), "--help"]));
   const node = await median(7, () => run(process.execPath, ["-e", ""]));
   return {

@@ -3,7 +3,7 @@
  * biggest bench chart's bump (213 objects, dashboards as one-line JSON), and
  * the lines the text review prints for a ConfigMap file with one line changed
  * and for a container's args with one flag added. Sizes, not times: the same
- * on any machine. CHARTROOM_BENCH_OLD_CLI=<an earlier build's dist/cli/main.js>
+ * on any machine. CHARTROOM_BENCH_OLD_CLI=<an earlier build's dist/cli/main.cjs>
  * prints the same figures for it beside these.
  */
 import { execFile } from "node:child_process";
@@ -18,7 +18,7 @@ import { platform, type Chart } from "./peers.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
-const CLIS: [string, string][] = [["this build", join(ROOT, "dist", "cli", "main.js")]];
+const CLIS: [string, string][] = [["this build", join(ROOT, "dist", "cli", "main.cjs")]];
 if (process.env.CHARTROOM_BENCH_OLD_CLI !== undefined) CLIS.push(["the other build", process.env.CHARTROOM_BENCH_OLD_CLI]);
 
 /** A chart whose ConfigMap holds a 40-line file and whose container takes 8 flags; version 2 changes one line and adds one flag. */

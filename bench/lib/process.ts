@@ -21,7 +21,7 @@ export async function measureCli(args: string[], options: { cwd: string; env?: N
   const file = join(folder, "usage.json");
   const started = performance.now();
   try {
-    await run(process.execPath, ["--import", HOOK, join(ROOT, "dist", "cli", "main.js"), ...args], {
+    await run(process.execPath, ["--import", HOOK, join(ROOT, "dist", "cli", "main.cjs"), ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, CHARTROOM_BENCH_USAGE: file, NO_COLOR: "1" },
       maxBuffer: 64 << 20,

@@ -9,9 +9,9 @@ export interface ProcessOutcome {
   stderr: string;
 }
 
-/** The CLI as the package's bin runs it (dist/cli/main.js, loading the bundle), which must be newer than src/ (npm test builds it first). */
+/** The CLI as the package's bin runs it (dist/cli/main.cjs, loading the bundle), which must be newer than src/ (npm test builds it first). */
 export function compiledCli(): string {
-  const main = join(ROOT, "dist", "cli", "main.js");
+  const main = join(ROOT, "dist", "cli", "main.cjs");
   const built = existsSync(main) ? statSync(main).mtimeMs : 0;
   const newest = Math.max(...readdirSync(join(ROOT, "src"), { recursive: true }).map((name) => statSync(join(ROOT, "src", String(name))).mtimeMs));
   if (built < newest) throw new Error("dist/ is older than src/: run `npm run build` (npm test does it first)");

@@ -162,7 +162,7 @@ describe("the CLI's code cache", () => {
     expect(await Promise.all(caches.map(async (file) => (await stat(file)).mtimeMs))).toStrictEqual(written);
   });
 
-  it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks; warm, no node:zlib or node:child_process", async () => {
+  it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks; warm, no node:zlib or node:child_process; no ES module loaded", async () => {
     const dir = await tempDir();
     const preload = join(dir, "modules.cjs");
     const list = join(dir, "modules.txt");
@@ -184,11 +184,18 @@ describe("the CLI's code cache", () => {
     const network = (modules: string[]) => modules.filter((name) => /^(_?https?|_http_\w+|tls|punycode)$/.test(name));
     // The detector sees them where they are loaded.
     expect(network(await loaded(["-e", 'require("node:https")']))).toContain("https");
+    // The bin's entry is one CommonJS file, and so is the bundle: no ES module is linked or run (Node's module jobs never load).
+    const esModules = (modules: string[]) => modules.filter((name) => /^internal\/modules\/esm\/(module_job|translators)$/.test(name));
+    expect(esModules(await loaded(["--input-type=module", "-e", "await 0"]))).toContain("internal/modules/esm/module_job");
     // Cold (archives fetched from the folder, rendered) and warm.
-    for (let run = 0; run < 2; run++) expect(network(await loaded([compiledCli(), "check", "webapp"]))).toStrictEqual([]);
+    for (let run = 0; run < 2; run++) {
+      const modules = await loaded([compiledCli(), "check", "webapp"]);
+      expect([network(modules), esModules(modules)]).toStrictEqual([[], []]);
+    }
     // Warm, a diff starts no helm and unpacks nothing: neither node:child_process nor node:zlib loads.
     const unused = (modules: string[]) => modules.filter((name) => /^(zlib|child_process)$/.test(name));
     expect(unused(await loaded([compiledCli(), "diff", "webapp", "--to", "1.1.0"]))).toContain("child_process");
-    expect(unused(await loaded([compiledCli(), "diff", "webapp", "--to", "1.1.0"]))).toStrictEqual([]);
+    const warm = await loaded([compiledCli(), "diff", "webapp", "--to", "1.1.0"]);
+    expect([unused(warm), esModules(warm)]).toStrictEqual([[], []]);
   });
 });

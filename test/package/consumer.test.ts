@@ -59,7 +59,8 @@ describe("the packed package", () => {
     const { stdout } = await run("tar", ["tzf", packed]);
     const files = stdout.split("\n");
     expect(files).toContain("package/LICENSE");
-    expect(files).toContain("package/bin/chartroom.js");
+    expect(files).toContain("package/bin/chartroom.cjs");
+    expect(files).toContain("package/dist/cli/main.cjs");
     expect(files).toContain("package/dist/policy/data/kubernetes-fields.json");
     // The draft-07 meta-schema's validator, for the ES module and CommonJS builds alike (the bundle reads the first).
     expect(files).toContain("package/dist/values/meta-schema-draft-07.cjs");
@@ -122,7 +123,7 @@ describe.each(PROVIDERS)("a Pulumi project with the $name provider (@pulumi/kube
     dir = join(home, versions.name);
     await run("mkdir", ["-p", dir]);
     installLog = await consumerProject(dir, packed, versions);
-    cli = join(dir, "node_modules", "chartroom", "bin", "chartroom.js");
+    cli = join(dir, "node_modules", "chartroom", "bin", "chartroom.cjs");
     const helmBin = await helm(4);
     helmEnv = () => env({ HELM_BIN: helmBin });
     // Locked once, under the oldest Node; every program folder gets the lock and archives.

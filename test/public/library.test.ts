@@ -54,7 +54,7 @@ describe("the library", () => {
 });
 
 describe("the CLI on a terminal and off one", () => {
-  const main = resolve(ROOT, "dist", "cli", "main.js");
+  const main = resolve(ROOT, "dist", "cli", "main.cjs");
 
   it("prints no colour and no progress when piped", async () => {
     const { stdout, stderr } = await run(process.execPath, [main, "plan", "--no-diff"], {

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/cli/main.js, which loads the bundle
+// Runs the compiled CLI (dist/cli/main.cjs, which loads the bundle
 // scripts/build-cli.ts makes) when it is there and newer than every source
 // file; in a development checkout whose build is missing or older than src/,
 // the TypeScript sources through tsx, so a stale build never runs by mistake.
-// An installed package ships dist/ only.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// An installed package ships dist/ only. CommonJS, as the compiled entry is:
+// a run starts without Node's ES module loader.
+const { existsSync, readdirSync, statSync } = require("node:fs");
+const { join } = require("node:path");
+const { pathToFileURL } = require("node:url");
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(__dirname, "..");
 const compiled = join(root, "dist", "bundle", "manifest.json");
-const main = join(root, "dist", "cli", "main.js");
 const sources = join(root, "src");
 
 function newestSource() {
@@ -22,10 +22,9 @@ function newestSource() {
 }
 
 const built = existsSync(compiled) ? statSync(compiled).mtimeMs : 0;
-if (built > 0 && (!existsSync(sources) || built >= newestSource())) {
-  await import(pathToFileURL(main).href);
-} else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import(pathToFileURL(join(sources, "cli", "main.ts")).href);
-}
+if (built > 0 && (!existsSync(sources) || built >= newestSource())) require(join(root, "dist", "cli", "main.cjs"));
+else
+  import("tsx/esm/api").then(({ register }) => {
+    register();
+    return import(pathToFileURL(join(sources, "cli", "main.ts")).href);
+  });
