@@ -106,6 +106,10 @@ const sucraseTrimmed: Plugin = {
 // at run time copied the whole text into a second string (≈3 MB of a cold
 // run's peak memory, until a full collection).
 const WRAP = { banner: "(function (exports, require, module, __filename, __dirname) { ", footer: "\n});" };
+// What every file this script builds is: one CommonJS file for the Node the package supports.
+const COMMONJS = { bundle: true, format: "cjs", platform: "node", target: "node20", minifySyntax: true, logLevel: "warning" } as const;
+// import.meta.url in a CommonJS file: the file's own URL (util/installed.ts finds the package's files from it).
+const FILE_URL = 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;';
 const out = join(root, "dist", "bundle");
 const file = join(out, "chartroom.cjs");
 
@@ -113,22 +117,17 @@ await rm(out, { recursive: true, force: true });
 await build({
   entryPoints: [join(root, "src", "cli", "start.ts")],
   outfile: file,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
+  ...COMMONJS,
   external: ["kubernetes-models", "kubernetes-models/*", "json-schema-to-typescript", "openpgp"],
   // import() of a package left out becomes require() of its CommonJS entry: code V8 compiles
   // from a script (as boot.ts does) has no module loader to import with.
   supported: { "dynamic-import": false },
   // Less to read and hash at every start; names kept, so a stack trace still reads.
   minifyWhitespace: true,
-  minifySyntax: true,
   define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
-  banner: { js: `${WRAP.banner}const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;` },
+  banner: { js: `${WRAP.banner}${FILE_URL}` },
   footer: { js: WRAP.footer },
   plugins: [englishOnly, sucraseTrimmed],
-  logLevel: "warning",
 });
 // The built-in kinds charts render most, with the kubernetes-models runtime,
 // for the schema rule (cli/boot.ts answers the CLI bundle's require of them
@@ -179,13 +178,8 @@ await build({
   banner: { js: WRAP.banner },
   footer: { js: WRAP.footer },
   plugins: [ajvEnglishOnly, lazyFormats],
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
+  ...COMMONJS,
   minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: "warning",
 });
 
 // The code cache is keyed by what each bundle holds: npm gives every installed file the same time.
@@ -216,15 +210,10 @@ const besideIt: Plugin = {
 await build({
   entryPoints: [join(root, "src", "cli", "main.ts")],
   outfile: launcher,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  minifySyntax: true,
+  ...COMMONJS,
   define: { "import.meta.url": "__chartroomFileUrl" },
-  banner: { js: 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: { js: FILE_URL },
   plugins: [besideIt],
-  logLevel: "warning",
 });
 
 const seed = await seedCodeCache(root, out);
