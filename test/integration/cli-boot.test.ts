@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { packChart } from "../helpers/pack.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
+import { modulesLoaded } from "../helpers/modules.js";
 import { compiledCli, runGroup } from "../helpers/process.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -164,21 +165,11 @@ describe("the CLI's code cache", () => {
 
   it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks; warm, no node:zlib or node:child_process; no ES module loaded", async () => {
     const dir = await tempDir();
-    const preload = join(dir, "modules.cjs");
-    const list = join(dir, "modules.txt");
-    // What Node's own modules this process loaded, written as it exits.
-    await writeFile(
-      preload,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)).join("\\n")));\n`,
-    );
+    // What Node's own modules the process loaded.
     const loaded = async (args: string[]) => {
-      const result = await runGroup(process.execPath, ["-r", preload, ...args], {
-        cwd: ROOT,
-        env: { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
-        timeoutMs: 120_000,
-      });
+      const result = await modulesLoaded(dir, args);
       expect(result.stderr).toBe("");
-      return (await readFile(list, "utf8")).split("\n");
+      return result.builtins;
     };
     // punycode comes with the draft-2019 formats' parsers (idn-hostname), loaded when a schema checks one (scripts/build-cli.ts).
     const network = (modules: string[]) => modules.filter((name) => /^(_?https?|_http_\w+|tls|punycode)$/.test(name));

@@ -1,14 +1,14 @@
 // The build's draft-07 meta-schema validator (scripts/build-meta-schema.ts)
 // judges every schema as ajv's own meta-schema check does, and the compiled
 // package uses it instead of compiling the meta-schema.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
 import { describe, expect, it } from "vitest";
 import { DRAFT_07_VALIDATOR, makeAjv, SchemaCache } from "../../src/values/schema.js";
-import { helm } from "../helpers/helm.js";
-import { compiledCli, runGroup } from "../helpers/process.js";
+import { modulesLoaded } from "../helpers/modules.js";
+import { compiledCli } from "../helpers/process.js";
 import { tempDir } from "../helpers/tmp.js";
 import { ROOT } from "../helpers/platform.js";
 
@@ -70,21 +70,10 @@ describe("the build's draft-07 meta-schema validator", () => {
   });
 
   it("is what the CLI's bundle checks the example's draft-07 schema with", async () => {
-    const dir = await tempDir();
-    const preload = join(dir, "files.cjs");
-    const list = join(dir, "files.txt");
-    // Every module this process loaded (a failed require is not), written as it exits: the bundle requires the built validator where it uses it.
-    await writeFile(
-      preload,
-      `const M = require("node:module"); const load = M._load; const seen = [];\nM._load = function (request) { const loaded = load.apply(this, arguments); seen.push(request); return loaded; };\nprocess.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, seen.join("\\n")));\n`,
-    );
-    const run = await runGroup(process.execPath, ["-r", preload, compiledCli(), "check", "webapp"], {
-      cwd: ROOT,
-      env: { CHARTROOM_CACHE: join(dir, ".cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
-      timeoutMs: 120_000,
-    });
+    // The bundle requires the built validator where it uses it (a failed require is not counted).
+    const run = await modulesLoaded(await tempDir(), [compiledCli(), "check", "webapp"]);
     expect([run.code, run.stderr]).toStrictEqual([0, ""]);
-    const required = (await readFile(list, "utf8")).split("\n");
+    const required = run.required;
     expect(required).toContain(join(ROOT, "dist", "values", DRAFT_07_VALIDATOR));
   });
 });
