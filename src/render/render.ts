@@ -38,7 +38,7 @@ export interface Rendering {
   /** `id path` of every field that differed between two renders of the same inputs; none asked for when rendered `once`. */
   unstable: string[];
   cached: boolean;
-  /** The render's inputs as a key (renderKey); absent for a revealed render, whose Secrets are not sealed. */
+  /** The render's inputs as a key (renderKey); absent for a revealed render, whose Secrets are not sealed, and a post-rendered one, which is never cached. */
   key?: string;
 }
 
@@ -84,7 +84,11 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   const key = await sealingKey(options.cacheRoot);
   const { key: cacheKey, probed } = renderKeys(input);
   const reveal = options.reveal === true;
-  if (options.noCache !== true && !reveal) {
+  // A post-renderer is a program chartroom cannot see into: what it reads (its
+  // own script, a kustomization and its patches) may change between runs under
+  // the same key. Its renderings are never cached, nor what the rules find in them.
+  const cacheable = input.postRenderer === undefined;
+  if (options.noCache !== true && !reveal && cacheable) {
     // Rendered once: the rendering made with the second render serves as well (a diff's, or the lock's).
     for (const candidate of probed === cacheKey ? [cacheKey] : [probed, cacheKey]) {
       const hit = await cache.read(candidate);
@@ -110,6 +114,7 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   const unstable = first === second ? [] : unstableFields(sealed, again === parsed ? sealed : sealSecrets(withTwinIds(again, generated), key));
   if (reveal) return { objects: parsed, unstable, cached: false };
   const rendering = { objects: sealed, unstable };
+  if (!cacheable) return { ...rendering, cached: false };
   await cache.write(cacheKey, rendering);
   return { ...rendering, cached: false, key: cacheKey };
 }
