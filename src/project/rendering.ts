@@ -15,6 +15,7 @@ import { pinObjects, type Unpinned } from "../images/pin.js";
 import { sha256Digest } from "../util/hash.js";
 import { stableStringify } from "../util/json.js";
 import { lockedDigests } from "../lockfile/images.js";
+import { postRendererFor } from "./post-renderer.js";
 
 export interface RenderRequest {
   spec: ChartSpec;
@@ -155,7 +156,7 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
     ...engineKubernetes(engineOfPlatform(project, spec), stack),
     values: [...files, ...(request.extra ?? [])],
     includeCrds: !spec.skipCrds,
-    ...(spec.postRenderer === undefined ? {} : { postRenderer: spec.postRenderer }),
+    ...(spec.postRenderer === undefined ? {} : { postRenderer: postRendererFor(spec.postRenderer, project.config.dir) }),
   };
 }
 

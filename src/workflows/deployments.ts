@@ -17,6 +17,7 @@ import type { Project } from "../project/project.js";
 import { valuesLayers } from "../project/values-files.js";
 import { lockedDigests } from "../lockfile/images.js";
 import { stackName, stacksFor } from "../project/select.js";
+import { postRendererFor } from "../project/post-renderer.js";
 
 /** Everything a deployment needs, read from the config, the lock, values files and the pinned archive. */
 export interface DeploymentPlan {
@@ -40,6 +41,8 @@ export interface DeploymentPlan {
   rendersSecrets: boolean;
   /** With pinImages: the digest the lock records for each image reference, as rendered. */
   images?: ReadonlyMap<string, string>;
+  /** The declared post-renderer, a relative command made relative to the program's working folder (where the engine's helm runs it). */
+  postRenderer?: { command: string; args: string[] };
 }
 
 /**
@@ -101,6 +104,7 @@ async function planOne(project: Project, spec: ChartSpec, pin: LockedChart, stac
     fileSecrets: secretStrings(layers.map((layer) => layer.values)),
     rendersSecrets: found.rendersSecrets === true,
     ...(spec.pinImages ? { images: lockedDigests(pin) } : {}),
+    ...(spec.postRenderer === undefined ? {} : { postRenderer: postRendererFor(spec.postRenderer, project.config.dir, process.cwd()) }),
   };
 }
 

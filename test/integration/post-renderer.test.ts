@@ -4,8 +4,10 @@
 // then show what the post-renderer now makes, never a cached rendering, and
 // the rules must run on it again.
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openProject } from "../../src/project/project.js";
+import { deploymentPlans } from "../../src/workflows/deployments.js";
 import { helm } from "../helpers/helm.js";
 import { copyPlatform, editFile } from "../helpers/platform.js";
 import { compiledCli, runGroup } from "../helpers/process.js";
@@ -19,8 +21,8 @@ describe("a chart with a post-renderer", () => {
     // Run as users run it, in the platform's folder, where helm finds ./post-render.sh.
     // Helm 4 runs a post-renderer only as a plugin; Helm 3 runs the command.
     const env = { HELM_BIN: await helm(3), CHARTROOM_CACHE: join(dir, ".cache"), CHARTROOM_TODAY: "2026-11-30", NO_COLOR: "1" };
-    const cli = async (args: string[]) => {
-      const { code, stdout, stderr } = await runGroup(process.execPath, [compiledCli(), ...args], { cwd: dir, env, timeoutMs: 120_000 });
+    const cli = async (args: string[], cwd = dir) => {
+      const { code, stdout, stderr } = await runGroup(process.execPath, [compiledCli(), ...args], { cwd, env, timeoutMs: 120_000 });
       return { exitCode: code, output: stdout, errors: stderr };
     };
     const postRender = (sed: string) => writeFile(join(dir, "post-render.sh"), `#!/bin/sh\nsed "${sed}"\n`, { mode: 0o755 });
@@ -34,6 +36,19 @@ describe("a chart with a post-renderer", () => {
     const second = await cli(["render", "ledger", "--stack", "dev"]);
     expect(second.output).toContain("- port: 8082");
     expect(second.output).not.toContain("- port: 8081");
+
+    // The command is a path from the platform's folder, as every path in the config is:
+    // found from another folder too (`--config`), as a Pulumi program in a subfolder finds it.
+    const elsewhere = await cli(["render", "ledger", "--stack", "dev", "--config", join(dir, "chartroom.config.ts")], join(dir, "charts"));
+    expect(elsewhere.errors).toBe("");
+    expect(elsewhere.output).toContain("- port: 8082");
+
+    // A Pulumi program in another folder (here the repository's) gives the engine's helm
+    // the same script, by a path from the program's folder: the same on every machine.
+    const plans = await deploymentPlans(await openProject({ dir, env }), { stack: "dev" });
+    const planned = plans.find((plan) => plan.spec.key === "ledger")?.postRenderer;
+    expect(planned?.command.startsWith("../")).toBe(true);
+    expect(resolve(process.cwd(), planned?.command ?? "")).toBe(join(dir, "post-render.sh"));
 
     await postRender("s/^kind: Service$/kind: Service/");
     const clean = await cli(["check", "ledger", "--stack", "dev"]);

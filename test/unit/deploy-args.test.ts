@@ -4,6 +4,7 @@ import type { RepositorySpec } from "../../src/config/types.js";
 import { chartArgs, releaseArgs } from "../../src/deploy/pulumi/args.js";
 import { ChartroomError } from "../../src/errors/index.js";
 import type { DeploymentPlan } from "../../src/workflows/deployments.js";
+import { postRendererFor } from "../../src/project/post-renderer.js";
 
 function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"]> = {}): DeploymentPlan {
   const repository: RepositorySpec = {
@@ -25,6 +26,8 @@ function plan(kind: RepositorySpec["kind"], extra: Partial<DeploymentPlan["spec"
     contract: { defaults: {}, subcharts: [] },
     fileSecrets: [],
     rendersSecrets: false,
+    // As deploymentPlans makes it: the platform in /platform, the program in /platform/pulumi.
+    ...(spec.postRenderer === undefined ? {} : { postRenderer: postRendererFor(spec.postRenderer, "/platform", "/platform/pulumi") }),
   };
 }
 
@@ -45,9 +48,13 @@ describe("engine arguments", () => {
     expect(args).toMatchObject({ atomic: false, timeout: 120, maxHistory: 3, createNamespace: true, waitForJobs: false, allowNullValues: true });
   });
 
-  it("passes declared post-renderer, resource prefix and skipCrds to helm.v4.Chart", () => {
+  it("passes declared post-renderer (its path from the program's folder), resource prefix and skipCrds to helm.v4.Chart", () => {
     const args = chartArgs(plan("http", { postRenderer: { command: "./kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true }), {});
-    expect(args).toMatchObject({ postRenderer: { command: "./kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true });
+    expect(args).toMatchObject({ postRenderer: { command: "../kustomize", args: ["build"] }, resourcePrefix: "team", skipCrds: true });
+  });
+
+  it("gives helm.v3.Release the post-renderer's path from the program's folder", () => {
+    expect(releaseArgs(plan("http", { postRenderer: { command: "hooks/kustomize.sh", args: [] } }), {}).postrender).toBe("../hooks/kustomize.sh");
   });
 
   it("refuses post-renderer arguments for helm.v3.Release, which takes a bare command", () => {

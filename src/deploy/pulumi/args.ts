@@ -26,7 +26,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
   const { spec } = plan;
   return {
     ...sameForBoth(plan, values),
-    ...(spec.postRenderer === undefined ? {} : { postRenderer: { command: spec.postRenderer.command, args: spec.postRenderer.args } }),
+    ...(plan.postRenderer === undefined ? {} : { postRenderer: { command: plan.postRenderer.command, args: plan.postRenderer.args } }),
     ...(spec.resourcePrefix === undefined ? {} : { resourcePrefix: spec.resourcePrefix }),
   };
 }
@@ -34,7 +34,7 @@ export function chartArgs(plan: DeploymentPlan, values: pulumi.Input<Record<stri
 /** The inputs of helm.v3.Release for a plan, with the declaration's release settings. */
 export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<string, unknown>>): k8s.helm.v3.ReleaseArgs {
   const { spec } = plan;
-  if (spec.postRenderer !== undefined && spec.postRenderer.args.length > 0 && !spec.pinImages) {
+  if (plan.postRenderer !== undefined && plan.postRenderer.args.length > 0 && !spec.pinImages) {
     throw new ChartroomError("ENGINE_UNSUPPORTED", `helm.v3.Release takes a post-renderer command without arguments (charts.${spec.key}.postRenderer)`, {
       place: { chart: spec.key, key: `charts.${spec.key}.postRenderer.args` },
       hint: "wrap the command and its arguments in a script",
@@ -46,6 +46,6 @@ export function releaseArgs(plan: DeploymentPlan, values: pulumi.Input<Record<st
     allowNullValues: true,
     ...spec.release,
     // pinImages runs the chart's own post-renderer first, arguments and all.
-    ...(spec.pinImages ? { postrender: pinImagesPostRenderer(plan) } : spec.postRenderer === undefined ? {} : { postrender: spec.postRenderer.command }),
+    ...(spec.pinImages ? { postrender: pinImagesPostRenderer(plan) } : plan.postRenderer === undefined ? {} : { postrender: plan.postRenderer.command }),
   };
 }

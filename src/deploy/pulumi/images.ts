@@ -45,7 +45,7 @@ export function pinImagesPostRenderer(plan: DeploymentPlan): string {
     chart: plan.spec.key,
     digests: Object.fromEntries([...(plan.images ?? new Map<string, string>())].sort(([a], [b]) => byText(a, b))),
     fields: plan.spec.imageFields,
-    ...(plan.spec.postRenderer === undefined ? {} : { first: plan.spec.postRenderer }),
+    ...(plan.postRenderer === undefined ? {} : { first: plan.postRenderer }),
   };
   const folder = join(dirname(dirname(plan.chart)), "post-render");
   const path = join(folder, `${plan.spec.key}-${sha256Hex(JSON.stringify(settings)).slice(0, 12)}.mjs`);
