@@ -19,6 +19,8 @@ export function postRendererFor(renderer: PostRenderer, platformDir: string, fro
   if (isAbsolute(command) || !/[\\/]/.test(command)) return { command, args };
   const absolute = resolve(platformDir, command);
   if (from === undefined) return { command: absolute, args };
+  // Found there as written (a program in the platform's folder): the engine's inputs stay as they were.
+  if (resolve(from, command) === absolute) return { command, args };
   const shown = relative(from, absolute).split(sep).join("/");
   return { command: shown.startsWith("../") ? shown : `./${shown}`, args };
 }

@@ -14,6 +14,9 @@ describe("a post-renderer as helm is given it", () => {
 
   it("makes it relative to a Pulumi program's folder, wherever that is", () => {
     expect(at("./kustomize.sh", "/repo/platform")).toBe("./kustomize.sh");
+    // As written where it is found as written: a deployed chart's inputs do not change.
+    expect(at("hooks/kustomize.sh", "/repo/platform")).toBe("hooks/kustomize.sh");
+    expect(at("./hooks/../kustomize.sh", "/repo/platform")).toBe("./hooks/../kustomize.sh");
     expect(at("./kustomize.sh", "/repo/platform/pulumi")).toBe("../kustomize.sh");
     expect(at("hooks/kustomize.sh", "/repo")).toBe("./platform/hooks/kustomize.sh");
   });
