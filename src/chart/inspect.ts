@@ -8,6 +8,7 @@ import { isRecord, nestingDepth } from "../util/json.js";
 import { readChartArchive, type ChartFiles } from "./archive.js";
 import { externalRefs } from "./schema-refs.js";
 import { templateReads, underKey } from "./template-reads.js";
+import { templateCode } from "./template-code.js";
 import type { ChartDependency, SubchartValues } from "../model/charts.js";
 import { byText } from "../util/order.js";
 
@@ -48,6 +49,12 @@ export interface ChartInspection {
   /** A template (subcharts included) reads the clock (`now`), or may (packed subcharts too deep to read). */
   readsClock?: boolean;
   /**
+   * It rounds the time since a date to the second or coarser (`ago`,
+   * `durationRound`), or may: two renders differ only when a whole second
+   * apart, where the rest of the clock's uses differ in the next second.
+   */
+  roundsClock?: boolean;
+  /**
    * A values.schema.json (subcharts' included) has a `$ref` to a URL or a
    * file: Helm would fetch it while validating, so chartroom renders with
    * Helm's schema validation off and validates the values itself.
@@ -80,6 +87,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const nested = {
     deterministic: true,
     readsClock: false,
+    roundsClock: false,
     evaluatesValues: false,
     reachesOut: false,
     secrets: false,
@@ -91,9 +99,12 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   if (depth >= MAX_DEPTH && [...chart.files.keys()].some((path) => /^charts\/[^/]+\.tgz$/.test(path))) {
     nested.deterministic = false;
     nested.readsClock = true;
+    nested.roundsClock = true;
   }
   const texts = hookFiles.map((path) => chart.files.get(path)?.toString("utf8") ?? "");
-  const evaluatesValues = nested.evaluatesValues || texts.some((text) => TPL.test(text));
+  // What the templates call: their actions, not the prose around them.
+  const code = texts.map(templateCode);
+  const evaluatesValues = nested.evaluatesValues || code.some((text) => TPL.test(text));
   // What tpl may render besides the values: the chart's own other files (its defaults, files/…).
   // (Packed subcharts are inspected on their own.)
   const evaluated = evaluatesValues
@@ -115,8 +126,9 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     dependencies,
     templates,
     hooks: sortHooks(hooks),
-    deterministic: nested.deterministic && !texts.some((text) => NONDETERMINISTIC.test(text)) && !evaluated.some(templatesChange),
-    readsClock: nested.readsClock || texts.some((text) => CLOCK.test(text)) || evaluated.some(templatesReadClock),
+    deterministic: nested.deterministic && !code.some((text) => NONDETERMINISTIC.test(text)) && !evaluated.some(templatesChange),
+    readsClock: nested.readsClock || code.some((text) => CLOCK.test(text)) || evaluated.some(templatesReadClock),
+    roundsClock: nested.roundsClock || code.some((text) => ROUNDED_CLOCK.test(text)) || evaluated.some(templatesRoundClock),
     evaluatesValues,
     schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
     rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
@@ -127,28 +139,30 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
 // A template that writes a Secret (kind on a line of its own, maybe quoted).
 const SECRET_KIND = /^\s*kind:\s*["']?Secret["']?\s*$/m;
 
-// Templates that read the clock.
-const CLOCK = /\bnow\b/;
+// Template calls that read the clock (`ago` and `durationRound` of a time: the time since then, rounded).
+const CLOCK = /\b(now|ago|durationRound)\b/;
+const ROUNDED_CLOCK = /\b(ago|durationRound)\b/;
 
 // Sprig and Helm functions whose output differs from one render to the next.
 const NONDETERMINISTIC =
-  /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|htpasswd|bcrypt|encryptAES|shuffle)\b/;
+  /\b(rand(Alpha|AlphaNum|Numeric|Ascii|Bytes|Int)?|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|SignedCertWithKey)|now|ago|durationRound|htpasswd|bcrypt|encryptAES|shuffle)\b/;
 
 // `tpl` renders a string (from the values, or a file of the chart) as a template.
 const TPL = /\btpl\b/;
 
-/**
- * Text that `tpl` could render into something different every time: a
- * template action and such a call in it (read loosely: a comment saying
- * "for now" beside a `{{` only costs a second render).
- */
+/** Text that `tpl` could render into something different every time: such a call in one of its actions. */
 export function templatesChange(text: string): boolean {
-  return text.includes("{{") && NONDETERMINISTIC.test(text);
+  return NONDETERMINISTIC.test(templateCode(text));
 }
 
 /** Text that `tpl` could render into something that reads the clock. */
 export function templatesReadClock(text: string): boolean {
-  return text.includes("{{") && CLOCK.test(text);
+  return CLOCK.test(templateCode(text));
+}
+
+/** Text that `tpl` could render into a time since a date, rounded. */
+export function templatesRoundClock(text: string): boolean {
+  return ROUNDED_CLOCK.test(templateCode(text));
 }
 
 function readChartYaml(chart: ChartFiles, label: string) {
@@ -294,7 +308,16 @@ async function readSubcharts(
   dependencies: ChartDependency[],
   label: string,
   depth: number,
-  nested: { deterministic: boolean; readsClock: boolean; evaluatesValues: boolean; reachesOut: boolean; secrets: boolean; crds: string[]; reads: string[] },
+  nested: {
+    deterministic: boolean;
+    readsClock: boolean;
+    roundsClock: boolean;
+    evaluatesValues: boolean;
+    reachesOut: boolean;
+    secrets: boolean;
+    crds: string[];
+    reads: string[];
+  },
 ): Promise<SubchartValues[]> {
   const out: SubchartValues[] = [];
   for (const [path, file] of [...chart.files].sort(([a], [b]) => byText(a, b))) {
@@ -303,6 +326,7 @@ async function readSubcharts(
     const inner = await inspectFiles(sub, `${label} ${path}`, depth + 1);
     if (!inner.deterministic) nested.deterministic = false;
     if (inner.readsClock === true) nested.readsClock = true;
+    if (inner.roundsClock === true) nested.roundsClock = true;
     if (inner.evaluatesValues === true) nested.evaluatesValues = true;
     if (inner.schemaReachesOut === true) nested.reachesOut = true;
     if (inner.rendersSecrets === true) nested.secrets = true;

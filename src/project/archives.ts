@@ -72,8 +72,8 @@ const inspectionRecord = z.custom<ChartInspection>(
 );
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
-  // Format 8: evaluatesValues (tpl alone no longer makes a chart render twice).
-  const records = recordStore(project.cacheRoot, "inspection", 8, inspectionRecord);
+  // Format 9: only a template's actions count as calls (not "now" in NOTES.txt), and ago / durationRound read the clock.
+  const records = recordStore(project.cacheRoot, "inspection", 9, inspectionRecord);
   const cached = await records.read(archive.digest);
   if (cached !== null) return cached;
   const found = await inspectArchive(archive.data, label);

@@ -6,7 +6,7 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, renderKeys, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
-import { templatesChange, templatesReadClock } from "../chart/inspect.js";
+import { templatesChange, templatesReadClock, templatesRoundClock } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
@@ -61,6 +61,7 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
     ...base,
     deterministic: inspection.deterministic && !evaluated.some(templatesChange),
     readsClock: inspection.readsClock === true || evaluated.some(templatesReadClock),
+    roundsClock: inspection.roundsClock === true || evaluated.some(templatesRoundClock),
     skipSchemaValidation: inspection.schemaReachesOut === true,
     ...(request.once === true ? { once: true } : {}),
   };

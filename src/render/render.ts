@@ -23,6 +23,8 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
   deterministic?: boolean;
   /** Its templates read the clock: the two renders are made in different seconds, so a time-derived field shows as changing. */
   readsClock?: boolean;
+  /** They round the time since a date to the second (`ago`): the two renders are a whole second apart. */
+  roundsClock?: boolean;
   /**
    * Nothing will ask which fields change on every render (a check, the
    * policies, `render`): one render, even of a chart whose output changes
@@ -103,7 +105,7 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
     input.deterministic === true || input.once === true
       ? await helmTemplate(request, options.run).then((text) => [text, text] as const)
       : input.readsClock === true
-        ? await secondsApart(() => helmTemplate(request, options.run))
+        ? await secondsApart(() => helmTemplate(request, options.run), input.roundsClock === true)
         : await settleAll([helmTemplate(request, options.run), helmTemplate(request, options.run)]);
   const shared = options.shared ?? new Map();
   const parsed = parseManifest(first, input.namespace, input.label, shared);
@@ -170,11 +172,13 @@ function rendersOnce(input: Pick<RenderInput, "once" | "deterministic">): boolea
  * Two renders, the second started in a later second than the first ended:
  * `now | date …` then differs between them at any precision down to the
  * second, and is told apart from a real change (rendered at once, both fell
- * in the same second and the field looked stable).
+ * in the same second and the field looked stable). A time rounded to the
+ * nearest second (`ago`) needs the two a whole second apart: the second
+ * render starts a second after the first ended.
  */
-async function secondsApart(render: () => Promise<string>): Promise<[string, string]> {
+async function secondsApart(render: () => Promise<string>, wholeSecond: boolean): Promise<[string, string]> {
   const first = await render();
-  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  await new Promise((resolve) => setTimeout(resolve, (wholeSecond ? 1000 : 1000 - (Date.now() % 1000)) + 5));
   return [first, await render()];
 }
 

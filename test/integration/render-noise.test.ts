@@ -139,24 +139,10 @@ describe("render noise", () => {
   });
 
   it("renders a chart that only calls tpl once per side, unless the values it renders call something random", async () => {
-    const dir = await tempDir("chartroom-tpl-");
-    await mkdir(join(dir, "charts"));
-    for (const version of ["1.0.0", "1.0.1"]) {
-      const files = new Map<string, Buffer>([
-        ["Chart.yaml", Buffer.from(`apiVersion: v2\nname: banner\nversion: ${version}\n`)],
-        ["values.yaml", Buffer.from('banner: "hello from {{ .Release.Name }}"\n')],
-        [
-          "templates/cm.yaml",
-          Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  banner: {{ tpl .Values.banner . | quote }}\n"),
-        ],
-      ]);
-      await writeFile(join(dir, "charts", `banner-${version}.tgz`), await packChart("banner", files, new Date(0)));
-    }
-    await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
-    await writeFile(
-      join(dir, "chartroom.config.ts"),
-      'import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { banner: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n',
-    );
+    const dir = await twoVersions("banner", {
+      "values.yaml": 'banner: "hello from {{ .Release.Name }}"\n',
+      "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  banner: {{ tpl .Values.banner . | quote }}\n",
+    });
     // A helm that writes down every render it is asked for.
     const counting = await countingHelm(dir);
     const wrapper = counting.path;
@@ -174,4 +160,50 @@ describe("render noise", () => {
     expect(await renders()).toBe(4);
     expect((JSON.parse(noisy.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual(["ConfigMap apps/banner: data.banner"]);
   });
+
+  it("renders once per side a chart that says `now` only in its prose, and twice a second apart one that calls `ago`", async () => {
+    // prometheus-node-exporter's NOTES.txt says "Metrics endpoints is now HTTPS"; it calls nothing random.
+    const dir = await twoVersions("exporter", {
+      "templates/NOTES.txt": "- Metrics endpoints is now HTTPS\n{{ .Release.Name }} is running now\n",
+      "templates/cm.yaml": '# rendered the same for now\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  port: "9100"\n',
+    });
+    const counting = await countingHelm(dir);
+    expect((await cli(dir, ["lock"], { HELM_BIN: counting.path })).errors).toBe("");
+    expect(await counting.renders()).toBe(1);
+    await counting.clear();
+    const diff = await cli(dir, ["diff", "exporter", "--to", "1.0.1", "--format", "json"], {
+      HELM_BIN: counting.path,
+      CHARTROOM_CACHE: join(dir, ".cache-cold"),
+    });
+    expect(diff.errors).toBe("");
+    expect(await counting.renders()).toBe(2);
+    // The time since a date changes from one second to the next: found by two renders a second apart, and noise in a diff.
+    const aged = await twoVersions("aged", {
+      "values.yaml": "since: 2020-01-01T00:00:00Z\n",
+      "templates/cm.yaml":
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  age: {{ ago (toDate "2006-01-02T15:04:05Z07:00" .Values.since) | quote }}\n',
+    });
+    expect((await cli(aged, ["lock"])).errors).toBe("");
+    expect(await readFile(join(aged, "charts.lock.json"), "utf8")).toContain('"ConfigMap apps/aged: data.age"');
+    const report = JSON.parse((await cli(aged, ["diff", "aged", "--to", "1.0.1", "--format", "json"])).output) as JsonDiff;
+    expect(report.charts[0]?.unstable.paths).toStrictEqual(["ConfigMap apps/aged: data.age"]);
+    expect(report.changed).toBe(false);
+  });
 });
+
+/** A platform of one chart, `name`, with versions 1.0.0 and 1.0.1 of the same files in a local repository; locked at 1.0.0. */
+async function twoVersions(name: string, templates: Record<string, string>): Promise<string> {
+  const dir = await tempDir(`chartroom-${name}-`);
+  await mkdir(join(dir, "charts"));
+  for (const version of ["1.0.0", "1.0.1"]) {
+    const files = new Map<string, Buffer>([["Chart.yaml", Buffer.from(`apiVersion: v2\nname: ${name}\nversion: ${version}\n`)]]);
+    for (const [path, text] of Object.entries(templates)) files.set(path, Buffer.from(text));
+    await writeFile(join(dir, "charts", `${name}-${version}.tgz`), await packChart(name, files, new Date(0)));
+  }
+  await runHelm(4, ["repo", "index", join(dir, "charts")], dir);
+  await writeFile(
+    join(dir, "chartroom.config.ts"),
+    `import { defineConfig } from "chartroom";\nexport default defineConfig({\n  repositories: { local: "file://./charts" },\n  charts: { ${name}: { repository: "local", version: "1.0.0", namespace: "apps" } },\n  stacks: { dev: { kubeVersion: "1.31.0" } },\n});\n`,
+  );
+  return dir;
+}

@@ -91,6 +91,21 @@ describe("inspectArchive", () => {
       deterministic: true,
       evaluatesValues: false,
     });
+    // Words outside actions call nothing: NOTES.txt prose (prometheus-node-exporter's "Metrics endpoints is now HTTPS"), comments, file names.
+    expect(
+      await inspectArchive(
+        await chart("# rendered once for now; see _helpers.tpl\n{{/* rotate with randAlphaNum later */}}data: { a: {{ .Values.a | quote }} }\n", [
+          { name: "c/templates/NOTES.txt", content: "- Metrics endpoints is now HTTPS\n{{ .Release.Name }} is running now\n" },
+        ]),
+        "c",
+      ),
+    ).toMatchObject({ deterministic: true, readsClock: false, roundsClock: false, evaluatesValues: false });
+    // `ago` and `durationRound` of a time give the time since then, rounded: they read the clock, and need renders a whole second apart.
+    for (const call of ['ago (toDate "2006-01-02" "2020-01-01")', "durationRound .Values.since"]) {
+      const found = await inspectArchive(await chart(`data: { a: {{ ${call} | quote }} }\n`), "c");
+      expect(found, call).toMatchObject({ deterministic: false, readsClock: true, roundsClock: true });
+    }
+    expect(await inspectArchive(await chart('data: { a: {{ now | date "2006" }} }\n'), "c")).toMatchObject({ readsClock: true, roundsClock: false });
     // storefront packs webapp, whose Secret defaults to randAlphaNum.
     expect((await inspectArchive(await readFile(join(ROOT, "charts", "storefront-0.1.0.tgz")), "storefront")).deterministic).toBe(false);
     expect((await inspectArchive(await readFile(join(ROOT, "charts", "ledger-0.1.0.tgz")), "ledger")).deterministic).toBe(true);
