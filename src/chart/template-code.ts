@@ -7,46 +7,32 @@
  *
  * Read to be safe, not exact: a string literal's content is kept (`tpl` may
  * render it), an action's end is found outside string literals (`"}}"` in
- * one does not end it), and an action with no end runs to the end of the text.
- * Text in YAML whose quotes are escaped (a values file's
+ * one does not end it), and an action or a literal with no end runs to the
+ * end of the text. Text in YAML whose quotes are escaped (a values file's
  * `"{{ printf \"%s\" now }}"`) may then read as longer than the action: more
  * code, never less.
  */
 export function templateCode(text: string): string {
+  const code = text.replace(COMMENT, "");
   const actions: string[] = [];
-  let at = text.indexOf("{{");
+  let at = code.indexOf("{{");
   while (at !== -1) {
-    const start = bodyStart(text, at + 2);
-    if (text.startsWith("/*", start)) {
-      // A comment ends at */ and then its action's }}.
-      const close = text.indexOf("*/", start + 2);
-      const end = close === -1 ? -1 : text.indexOf("}}", close + 2);
-      at = end === -1 ? -1 : text.indexOf("{{", end + 2);
-      continue;
-    }
-    const end = actionEnd(text, start);
-    actions.push(text.slice(start, end));
-    at = text.indexOf("{{", end + 2);
+    const end = actionEnd(code, at + 2);
+    actions.push(code.slice(at + 2, end));
+    at = code.indexOf("{{", end);
   }
   return actions.join("\n");
 }
 
-/** Where an action's body starts: after a left trim marker (`{{- `), which must be followed by a space. */
-function bodyStart(text: string, from: number): number {
-  return text[from] === "-" && /\s/.test(text[from + 1] ?? "") ? from + 2 : from;
-}
+// A comment is an action of its own, `{{/* … */}}`, trim markers allowed (`{{- /* … */ -}}`).
+const COMMENT = /\{\{(-\s)?\/\*[\s\S]*?\*\/(\s-)?\}\}/g;
+
+// A string literal (interpreted, with escapes; raw; a character), to its closing quote or the end of the text; `}}`; anything else.
+const TOKEN = /"(\\[\s\S]|[^"\\])*"?|'(\\[\s\S]|[^'\\])*'?|`[^`]*`?|\}\}|[^"'`}]+|\}/y;
 
 /** The index of the `}}` that ends the action whose body starts at `from`, or the text's length. */
 function actionEnd(text: string, from: number): number {
-  let quote: string | undefined;
-  for (let i = from; i < text.length; i++) {
-    const char = text[i];
-    if (quote !== undefined) {
-      // In an interpreted string or a character, a backslash escapes what follows; a raw string has no escapes.
-      if (char === "\\" && quote !== "`") i++;
-      else if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "`" || char === "'") quote = char;
-    else if (char === "}" && text[i + 1] === "}") return i;
-  }
+  TOKEN.lastIndex = from;
+  for (let token = TOKEN.exec(text); token !== null; token = TOKEN.exec(text)) if (token[0] === "}}") return token.index;
   return text.length;
 }

@@ -18,10 +18,15 @@ describe("the code of a template", () => {
     expect(templateCode("{{/* }} now */}}{{ now }}")).toBe(" now ");
   });
 
-  it("keeps an action that starts with a trim marker, without the marker", () => {
-    expect(templateCode("{{- now -}}")).toBe("now -");
-    // `{{-3}}` is the number -3, not a trim marker.
+  it("keeps an action's trim markers, which call nothing", () => {
+    expect(templateCode("{{- now -}}")).toBe("- now -");
     expect(templateCode("{{-3}}")).toBe("-3");
+  });
+
+  it("ends each comment at its own */}}, not at a later one", () => {
+    expect(templateCode("{{/* a */}} {{ now }} {{/* b */}}")).toBe(" now ");
+    expect(templateCode("{{- /* a */ -}}{{ ago .T }}{{- /* b */ -}}")).toBe(" ago .T ");
+    expect(templateCode("{{/*x*/}}{{.A}}")).toBe(".A");
   });
 
   it("keeps what string literals hold, and ends an action only outside them", () => {
@@ -30,16 +35,17 @@ describe("the code of a template", () => {
     expect(templateCode("{{ printf `}} \\` (now) }}")).toBe(" printf `}} \\` (now) ");
     expect(templateCode('{{ printf "\\"}}" now }} later')).toBe(' printf "\\"}}" now ');
     expect(templateCode("{{ eq '}' '\\'' | ago }}x")).toBe(" eq '}' '\\'' | ago ");
+    expect(templateCode("{{ } now }} later")).toBe(" } now ");
+    expect(templateCode("{{ 'a' }}{{ `b` }}{{ \"c\" }}")).toBe(" 'a' \n `b` \n \"c\" ");
   });
 
-  it("reads an action with no end, or escaped quotes in YAML, as running on: more code, never less", () => {
+  it("reads an action, a literal or a comment with no end as running on: more code, never less", () => {
     expect(templateCode("x: {{ now")).toBe(" now");
+    expect(templateCode('{{ "abc }} now')).toBe(' "abc }} now');
+    expect(templateCode("{{ `abc }} now")).toBe(" `abc }} now");
+    expect(templateCode("{{ 'a }} now")).toBe(" 'a }} now");
+    expect(templateCode("{{/* never closed now")).toBe("/* never closed now");
     expect(templateCode('a: "{{ printf \\"%s\\" (now) }}"\nb: {{ .B }}')).toContain("(now)");
     expect(templateCode('a: "{{ printf \\"}}\\" (randAlphaNum 3) }}"')).toContain("randAlphaNum");
-  });
-
-  it("drops an unclosed comment and what follows it, as helm refuses the template", () => {
-    expect(templateCode("{{/* never closed now")).toBe("");
-    expect(templateCode("{{/* closed */ but no end now")).toBe("");
   });
 });
