@@ -103,6 +103,12 @@ export async function appChart(name: string, version: 1 | 2, options: { workers?
     `image:\n  repository: registry.example.test/${name}\n  tag: ""\nreplicaCount: 2\nworkers: ${workers}\nextraEnv: |\n  - name: RELEASE\n    value: "{{ .Release.Name }}"\n  - name: NAMESPACE\n    value: "{{ .Release.Namespace }}"\ncache:\n  enabled: true\nresources:\n  requests: { cpu: 100m, memory: 128Mi }\n  limits: { memory: 256Mi }\ningress:\n  host: ${name}.example.test\nmetrics:\n  interval: 30s\n`,
   );
   put(files, "templates/_helpers.tpl", HELPERS(name));
+  // As most charts' notes read: "now" in prose is not a call to the clock, and the chart renders once per side.
+  put(
+    files,
+    "templates/NOTES.txt",
+    `${name} is now running. Its workers:\n{{- range $i := until (int .Values.workers) }}\n  {{ include "${name}.fullname" $ }}-w{{ $i }}\n{{- end }}\n`,
+  );
   const meta = (suffix: string) =>
     `metadata:\n  name: {{ include "${name}.fullname" $ }}${suffix}\n  labels:\n    {{- include "${name}.labels" $ | nindent 4 }}`;
   const args = [
