@@ -110,6 +110,8 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
   const evaluated = evaluatesValues
     ? [...chart.files].filter(([path]) => !hookFiles.includes(path) && !/^charts\/[^/]+\.tgz$/.test(path)).map(([, file]) => file.toString("utf8"))
     : [];
+  // One scan of each text for all three questions: a values file under tpl may be megabytes.
+  const calls = [...code.map(callsIn), ...evaluated.map(templateCalls)];
   const schemaDocument = schemaFile === undefined ? undefined : readSchema(schemaFile, label);
   return {
     apiVersion: meta.apiVersion,
@@ -126,9 +128,9 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     dependencies,
     templates,
     hooks: sortHooks(hooks),
-    deterministic: nested.deterministic && !code.some((text) => NONDETERMINISTIC.test(text)) && !evaluated.some(templatesChange),
-    readsClock: nested.readsClock || code.some((text) => CLOCK.test(text)) || evaluated.some(templatesReadClock),
-    roundsClock: nested.roundsClock || code.some((text) => ROUNDED_CLOCK.test(text)) || evaluated.some(templatesRoundClock),
+    deterministic: nested.deterministic && !calls.some((call) => call.changes),
+    readsClock: nested.readsClock || calls.some((call) => call.readsClock),
+    roundsClock: nested.roundsClock || calls.some((call) => call.roundsClock),
     evaluatesValues,
     schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
     rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
@@ -150,19 +152,21 @@ const NONDETERMINISTIC =
 // `tpl` renders a string (from the values, or a file of the chart) as a template.
 const TPL = /\btpl\b/;
 
-/** Text that `tpl` could render into something different every time: such a call in one of its actions. */
-export function templatesChange(text: string): boolean {
-  return NONDETERMINISTIC.test(templateCode(text));
+/** What the actions of a text call that makes two renders differ, as a template or as what `tpl` renders. */
+export interface TemplateCalls {
+  /** Something whose output differs between renders (randAlphaNum, genCA, now…). */
+  changes: boolean;
+  readsClock: boolean;
+  /** The time since a date, rounded (`ago`). */
+  roundsClock: boolean;
 }
 
-/** Text that `tpl` could render into something that reads the clock. */
-export function templatesReadClock(text: string): boolean {
-  return CLOCK.test(templateCode(text));
+export function templateCalls(text: string): TemplateCalls {
+  return callsIn(templateCode(text));
 }
 
-/** Text that `tpl` could render into a time since a date, rounded. */
-export function templatesRoundClock(text: string): boolean {
-  return ROUNDED_CLOCK.test(templateCode(text));
+function callsIn(code: string): TemplateCalls {
+  return { changes: NONDETERMINISTIC.test(code), readsClock: CLOCK.test(code), roundsClock: ROUNDED_CLOCK.test(code) };
 }
 
 function readChartYaml(chart: ChartFiles, label: string) {

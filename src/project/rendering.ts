@@ -6,7 +6,7 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, renderKeys, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
-import { templatesChange, templatesReadClock, templatesRoundClock } from "../chart/inspect.js";
+import { templateCalls } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
@@ -56,12 +56,12 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
   const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
   const base = await renderInput(project, request, archive.digest);
   // Under tpl, the values' own template calls count as the chart's.
-  const evaluated = inspection.evaluatesValues === true ? base.values.map((layer) => layer.text) : [];
+  const evaluated = inspection.evaluatesValues === true ? base.values.map((layer) => templateCalls(layer.text)) : [];
   const input = {
     ...base,
-    deterministic: inspection.deterministic && !evaluated.some(templatesChange),
-    readsClock: inspection.readsClock === true || evaluated.some(templatesReadClock),
-    roundsClock: inspection.roundsClock === true || evaluated.some(templatesRoundClock),
+    deterministic: inspection.deterministic && !evaluated.some((calls) => calls.changes),
+    readsClock: inspection.readsClock === true || evaluated.some((calls) => calls.readsClock),
+    roundsClock: inspection.roundsClock === true || evaluated.some((calls) => calls.roundsClock),
     skipSchemaValidation: inspection.schemaReachesOut === true,
     ...(request.once === true ? { once: true } : {}),
   };
