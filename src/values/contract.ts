@@ -3,7 +3,7 @@ import { sameValue } from "../util/tree.js";
 import { unknownKeys, withSubchartDefaults, type ValuesContract } from "./check.js";
 import { coalesce, type Values } from "./coalesce.js";
 import { resolveRef, schemaAt, schemaType, typeName } from "./known.js";
-import { looksSecret } from "./secret-keys.js";
+import { isSecretPath } from "./secret-keys.js";
 
 /** What a version change does to the values the platform sets: a key the new version ignores, a new required key, a type change, a changed default. */
 export interface ContractChange {
@@ -116,7 +116,7 @@ function defaultChanges(user: Values, before: ValuesContract, after: ValuesContr
     const previous = oldLeaves.get(path);
     if (sameValue(previous, value)) continue;
     // A default under a secret-looking key is a secret like any other: never printed.
-    const secret = path.split(".").some(looksSecret);
+    const secret = isSecretPath(path.split("."));
     out.push({
       kind: "default",
       path,

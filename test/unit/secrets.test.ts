@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChartroomError, formatError } from "../../src/errors/index.js";
 import { redact, redactDeep, rememberCredentialPair, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
-import { looksSecret } from "../../src/values/secret-keys.js";
+import { isSecretPath, looksSecret, secretStrings } from "../../src/values/secret-keys.js";
 
 describe("redaction", () => {
   it("strips user info from URLs", () => {
@@ -107,7 +107,65 @@ describe("redaction", () => {
     ["image", false],
     ["authEnabled", false],
     ["keyName", false],
+    // Keys public charts use that name or configure a secret, or are Kubernetes' own.
+    ["topologyKey", false],
+    ["podAntiAffinityTopologyKey", false],
+    ["instanceLabelKey", false],
+    ["annotationKey", false],
+    ["userKey", false],
+    ["passwordKey", false],
+    ["userPasswordKey", false],
+    ["createSecretJob", false],
+    ["createAdminTokenJob", false],
+    ["redisSecretInit", false],
+    ["secretFieldSelector", false],
+    ["credentialUpdaterImage", false],
+    ["secretTemplate", false],
+    ["secretsBackend", false],
+    ["tsigSecretAlg", false],
+    // …and near misses that hold the secret itself.
+    ["awsSecretKey", true],
+    ["tokenSecretKey", true],
+    ["sessionSigningKey", true],
+    ["hostKey", true],
+    ["rootPassword", true],
+    ["initialClusterToken", true],
+    ["routingKey", true],
   ])("decides whether a values key %s holds a secret: %s", (key, expected) => {
     expect(looksSecret(key)).toBe(expected);
+  });
+
+  it("takes every string below a secret-looking key, but for what only names or sets up the secret", () => {
+    // kube-prometheus-stack 88.5.3's and prometheus-node-exporter 4.56.1's defaults, abridged.
+    const defaults = {
+      grafana: { admin: { existingSecret: "", userKey: "admin-user", passwordKey: "admin-password" }, adminPassword: "prom-operator" },
+      prometheus: {
+        ingressPerReplica: { tlsSecretPerReplica: { enabled: false, prefix: "prometheus" } },
+        prometheusSpec: { podAntiAffinityTopologyKey: "kubernetes.io/hostname" },
+      },
+      prometheusOperator: {
+        admissionWebhooks: { createSecretJob: { securityContext: { capabilities: { drop: ["ALL"] } } } },
+        secretFieldSelector: "type!=kubernetes.io/dockercfg",
+      },
+      tlsSecret: { enabled: false, secretName: "node-exporter-tls", volumeName: "node-exporter-tls", certItem: "tls.crt", keyItem: "tls.key" },
+      certificate: { privateKey: { algorithm: "RSA", encoding: "PKCS1", rotationPolicy: "Never" } },
+    };
+    expect(secretStrings(defaults)).toStrictEqual(["prom-operator"]);
+    // What may hold the material itself stays secret below the key, and a key below a naming one is judged again.
+    const material = {
+      secret: { env: { FOO: "bar" }, url: "https://h/?token=t1", keys: ["k1"], header: "Bearer b1" },
+      credentials: { name: "creds", data: { user: "u1" }, existingSecret: { password: "p1" } },
+    };
+    expect(secretStrings(material)).toStrictEqual(["bar", "https://h/?token=t1", "k1", "Bearer b1", "u1", "p1"]);
+  });
+
+  it("judges a path of keys as the strings below them are judged", () => {
+    expect(isSecretPath(["auth", "password"])).toBe(true);
+    expect(isSecretPath(["auth", "credentials", "user"])).toBe(true);
+    expect(isSecretPath(["tlsSecret", "secretName"])).toBe(false);
+    expect(isSecretPath(["tlsSecret", "secretName", "password"])).toBe(true);
+    expect(isSecretPath(["affinity", "topologyKey"])).toBe(false);
+    expect(isSecretPath(["replicaCount"])).toBe(false);
+    expect(isSecretPath([])).toBe(false);
   });
 });
