@@ -222,6 +222,8 @@ class Reader {
       if (this.i >= this.lines.length) return null;
       const line = this.lines[this.i] as string;
       const at = this.indents[this.i] as number;
+      // `annotations:` then `{}` on the line below, as `toYaml … | nindent` writes an empty map.
+      if (at > indent && (line[at] === "{" || line[at] === "[")) return this.value(line.slice(at), indent);
       if (at > indent) return this.reuse(this.blockEnd(indent), () => this.block(at));
       if (!item && at === indent && (line.slice(at) === "-" || line.startsWith("- ", at))) return this.sequence(indent);
       return null;

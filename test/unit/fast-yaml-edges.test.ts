@@ -79,6 +79,8 @@ describe("parseBlockYaml steps aside", () => {
     ["a DEL in a comment", "a: x # \u007f\n"],
     ["a lone surrogate", "a: x\ud800y\n"],
     ["a second quoted scalar after a double-quoted one", 'a: "x" "y"\n'],
+    ["a flow collection below its key, going on deeper", "a:\n  {}\n    b: 1\n"],
+    ["a flow collection below its key, over several lines", "a:\n  {b: 1,\n  c: 2}\n"],
   ])("for %s", (_, text) => {
     expect(parseBlockYaml(text)).toBeUndefined();
   });
@@ -142,6 +144,9 @@ describe("parseBlockYaml answers", () => {
     ["a multi-line quoted scalar with a comment after it", "a: 'one\n  two' # note\n"],
     ["YAML 1.1 words and numbers", "a: yes\nb: Off\nc: ~\nd: 0x1F\ne: 1_000\nf: .inf\ng: -12\nh: +3.5\n"],
     ["plain scalars with hashes and colons inside", "a: x#y\nb: http://x.test/a#b\nc: 1:2\n"],
+    // `annotations:\n    {{- toYaml . | nindent 4 }}` with nothing set (kube-prometheus-stack's dashboards).
+    ["a flow collection on the line below its key", "metadata:\n  annotations:\n    {}\n  labels:\n    [a, {b: c}] # note\n  name: x\n"],
+    ["a flow collection on the line below an empty item", "-\n  []\n- x\n"],
   ])("%s as js-yaml does", (_, text) => {
     const fast = parseBlockYaml(text);
     expect(fast).toBeDefined();
