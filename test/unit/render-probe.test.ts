@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { renderChart, type RenderInput } from "../../src/render/render.js";
+import type { Runner } from "../../src/render/run.js";
+import { tempDir } from "../helpers/tmp.js";
+
+// A chart whose templates call something random is rendered twice to find the
+// fields that change on every render. Its crds/ files are copied by helm, never
+// rendered, so the second render leaves them out (kube-prometheus-stack: 4.5 MB
+// of its 5.2). A helm that prints a CRD under --include-crds and a random
+// password stands in for the real one.
+describe("the probe's second render", () => {
+  const input: RenderInput = {
+    archive: { path: "/charts/operator-1.0.0.tgz", digest: "sha256:00" },
+    helm: { path: "helm", version: "3.17.2", origin: "test" },
+    label: "operator",
+    releaseName: "operator",
+    namespace: "apps",
+    apiVersions: [],
+    values: [],
+  };
+  const crd = [
+    "# Source: operator/crds/widgets.yaml",
+    "apiVersion: apiextensions.k8s.io/v1",
+    "kind: CustomResourceDefinition",
+    "metadata:",
+    "  name: widgets.example.test",
+    "spec:",
+    "  group: example.test",
+  ].join("\n");
+
+  const helm = (calls: string[][]): Runner => {
+    let n = 0;
+    return async (_file, args) => {
+      calls.push(args);
+      const secret = `# Source: operator/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: auth\nstringData:\n  password: random-${++n}\n`;
+      const stdout = args.includes("--include-crds") ? `---\n${crd}\n---\n${secret}` : `---\n${secret}`;
+      return { code: 0, stdout, stderr: "" };
+    };
+  };
+
+  it("leaves out crds/, and the rendering keeps them and finds only the random field", async () => {
+    const calls: string[][] = [];
+    const rendering = await renderChart(input, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true, false]);
+    expect(rendering.objects.map((object) => object.id)).toStrictEqual(["apiextensions.k8s.io/CustomResourceDefinition//widgets.example.test", "/Secret/apps/auth"]);
+    expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
+  });
+
+  it("leaves them out of the later render of a chart that reads the clock as well", async () => {
+    const calls: string[][] = [];
+    const rendering = await renderChart({ ...input, readsClock: true }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true, false]);
+    expect(rendering.objects).toHaveLength(2);
+    expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
+  });
+
+  it("renders once, with crds/, a chart whose templates cannot change", async () => {
+    const calls: string[][] = [];
+    const rendering = await renderChart({ ...input, deterministic: true }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true]);
+    expect(rendering.objects).toHaveLength(2);
+    expect(rendering.unstable).toStrictEqual([]);
+  });
+});
