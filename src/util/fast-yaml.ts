@@ -270,11 +270,8 @@ class Reader {
       }
       if (at <= indent) break;
       const trimmed = line.charCodeAt(line.length - 1) === 32 ? line.slice(at).trimEnd() : line.slice(at);
-      const c = trimmed.charCodeAt(0);
-      // Letters and digits cannot open anything; other first characters might.
-      // Stryker disable next-line all: a shortcut past the indicator test, which lets letters, digits and ( through as well.
-      const plainStart = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 40;
-      if (!plainStart && (c === 35 || /^[?:,[\]{}&*!|>'"%@`]/.test(trimmed) || (c === 45 && !/^-[^ ]/.test(trimmed)))) unsupported();
+      // A line going on a plain scalar may start with any character YAML uses as an indicator
+      // (`Pod`, 'AzureChina', - x, [x]…): only a comment line ends it, and `: ` below is refused.
       if (trimmed.includes(": ") || trimmed.includes(" #") || trimmed.charCodeAt(trimmed.length - 1) === 58) unsupported();
       out += breaks === 0 ? ` ${trimmed}` : "\n".repeat(breaks) + trimmed;
       breaks = 0;

@@ -58,9 +58,6 @@ describe("parseBlockYaml steps aside", () => {
     ["a flow list going on below its line", "a: [x]\n  y\n"],
     ["a plain scalar continued by a key", "a: one\n  b: two\n"],
     ["a plain scalar continued by a comment marker", "a: one\n  two #three\n"],
-    ["a plain scalar continued by an anchor", "a: one\n  &two\n"],
-    ["a plain scalar continued by a quote", "a: one\n  'two'\n"],
-    ["a plain scalar continued by a list marker", "a: one\n  - two\n"],
     ["a plain scalar continued by a colon at the end", "a: one\n  two:\n"],
     ["a multi-line plain scalar that is not text on its first line", "a: 10\n  two\n"],
     ["an indicator opening a plain scalar", "a: @x\n"],
@@ -147,6 +144,11 @@ describe("parseBlockYaml answers", () => {
     // `annotations:\n    {{- toYaml . | nindent 4 }}` with nothing set (kube-prometheus-stack's dashboards).
     ["a flow collection on the line below its key", "metadata:\n  annotations:\n    {}\n  labels:\n    [a, {b: c}] # note\n  name: x\n"],
     ["a flow collection on the line below an empty item", "-\n  []\n- x\n"],
+    // Operator CRDs' descriptions: a line of a plain scalar may start with an indicator.
+    ["a plain scalar continued by an anchor", "a: one\n  &two\n"],
+    ["a plain scalar continued by a quote", "a: one\n  'two'\n"],
+    ["a plain scalar continued by a list marker", "a: one\n  - two\n"],
+    ["a plain scalar continued by every indicator", "- one\n  `Pod` objects\n  'AzureChina', or \"x\"\n  [a] {b} *c !d |e >f %g @h ?i ,j :k\n  --- l\n- z\n"],
   ])("%s as js-yaml does", (_, text) => {
     const fast = parseBlockYaml(text);
     expect(fast).toBeDefined();
