@@ -42,7 +42,10 @@ describe("the probe's second render", () => {
     const calls: string[][] = [];
     const rendering = await renderChart(input, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
     expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true, false]);
-    expect(rendering.objects.map((object) => object.id)).toStrictEqual(["apiextensions.k8s.io/CustomResourceDefinition//widgets.example.test", "/Secret/apps/auth"]);
+    expect(rendering.objects.map((object) => object.id)).toStrictEqual([
+      "apiextensions.k8s.io/CustomResourceDefinition//widgets.example.test",
+      "/Secret/apps/auth",
+    ]);
     expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
   });
 
