@@ -144,6 +144,7 @@ describe("parseBlockYaml answers", () => {
     // `annotations:\n    {{- toYaml . | nindent 4 }}` with nothing set (kube-prometheus-stack's dashboards).
     ["a flow collection on the line below its key", "metadata:\n  annotations:\n    {}\n  labels:\n    [a, {b: c}] # note\n  name: x\n"],
     ["a flow collection on the line below an empty item", "-\n  []\n- x\n"],
+    ["characters outside the BMP, as surrogate pairs", "a: \u{1F680} rocket\nb: '\u{1F680}'\nc: \"x\u{1F680}\"\n"],
     // Operator CRDs' descriptions: a line of a plain scalar may start with an indicator.
     ["a plain scalar continued by an anchor", "a: one\n  &two\n"],
     ["a plain scalar continued by a quote", "a: one\n  'two'\n"],
