@@ -100,7 +100,7 @@ export async function appChart(name: string, version: 1 | 2, options: { workers?
   put(
     files,
     "values.yaml",
-    `image:\n  repository: registry.example.test/${name}\n  tag: ""\nreplicaCount: 2\nworkers: ${workers}\nextraEnv: |\n  - name: RELEASE\n    value: "{{ .Release.Name }}"\n  - name: NAMESPACE\n    value: "{{ .Release.Namespace }}"\ncache:\n  enabled: true\nresources:\n  requests: { cpu: 100m, memory: 128Mi }\n  limits: { memory: 256Mi }\ningress:\n  host: ${name}.example.test\nmetrics:\n  interval: 30s\n`,
+    `image:\n  repository: registry.example.test/${name}\n  tag: ""\nreplicaCount: 2\nworkers: ${workers}\nextraEnv: |\n  - name: RELEASE\n    value: "{{ .Release.Name }}"\n  - name: NAMESPACE\n    value: "{{ .Release.Namespace }}"\ncache:\n  enabled: true\nresources:\n  requests: { cpu: 100m, memory: 128Mi }\n  limits: { memory: 256Mi }\ningress:\n  host: ${name}.example.test\nmetrics:\n  interval: 30s\ndashboardAnnotations: {}\n`,
   );
   put(files, "templates/_helpers.tpl", HELPERS(name));
   // As most charts' notes read: "now" in prose is not a call to the clock, and the chart renders once per side.
@@ -226,7 +226,8 @@ spec:
   put(
     files,
     "templates/dashboards.yaml",
-    `{{- range $path, $_ := .Files.Glob "files/dashboard-*.json" }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include "${name}.fullname" $ }}-{{ base $path | trimSuffix ".json" }}\n  labels:\n    grafana_dashboard: "1"\n    {{- include "${name}.labels" $ | nindent 4 }}\ndata:\n  {{ base $path }}: {{ $.Files.Get $path | quote }}\n{{- end }}\n`,
+    // As kube-prometheus-stack's dashboards: `toYaml` of an empty map writes `{}` on the line below `annotations:`.
+    `{{- range $path, $_ := .Files.Glob "files/dashboard-*.json" }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include "${name}.fullname" $ }}-{{ base $path | trimSuffix ".json" }}\n  annotations:\n    {{- toYaml $.Values.dashboardAnnotations | nindent 4 }}\n  labels:\n    grafana_dashboard: "1"\n    {{- include "${name}.labels" $ | nindent 4 }}\ndata:\n  {{ base $path }}: {{ $.Files.Get $path | quote }}\n{{- end }}\n`,
   );
   files.set("charts/cache-7.2.4.tgz", await cacheSubchart());
   return packChart(name, files, new Date(0));
@@ -239,10 +240,18 @@ const PROSE = [
   "Deprecated: this setting is kept for compatibility with manifests written for the previous API version and will be removed in a future release.",
 ];
 
-/** A description as operators ship them: several sentences, wrapped by the YAML writer. */
+/**
+ * A description as operators ship them: several sentences, wrapped by the YAML
+ * writer, as a literal block or (as controller-gen writes a text without line
+ * breaks) a plain scalar over several lines, some of which start with a quote
+ * or a backtick (prometheus-operator's "`Pod` objects", "'AzureChina'").
+ */
 function description(name: string, seed: number, pad: string): string {
   const text = `${name} configures one aspect of the resource. ${PROSE[seed % 4]} ${PROSE[(seed + 1) % 4]}`;
-  return `${pad}description: |-\n${pad}  ${text.replace(/(.{1,90})(\s|$)/g, `$1\n${pad}  `).trimEnd()}`;
+  if (seed % 2 === 0) return `${pad}description: |-\n${pad}  ${text.replace(/(.{1,90})(\s|$)/g, `$1\n${pad}  `).trimEnd()}`;
+  // A plain scalar cannot hold ": " (a writer quotes such a text): the sentences say it another way.
+  const plain = `${text.replaceAll(": ", " - ")} It selects the\n\`Pod\` objects to scrape, in 'AzurePublic', 'AzureChina', or\n'AzureGovernment'.`;
+  return `${pad}description: ${plain.replace(/\n/g, `\n${pad}  `)}`;
 }
 
 /** An openAPIV3Schema property tree of real shape: objects, arrays of objects, maps, enums, int-or-string. */

@@ -18,6 +18,8 @@ export function templateReads(texts: readonly string[]): string[] {
   const reads = new Set<string>();
   for (const text of texts) {
     for (const action of text.match(/\{\{[\s\S]*?\}\}/g) ?? []) {
+      // Each pattern below reads `.Values`: most actions (include, if, toYaml of a local) never name it.
+      if (!action.includes(".Values")) continue;
       for (const match of action.matchAll(INDEXED)) {
         const keys = [...(match[2] ?? "").matchAll(/"([^"\\]*)"/g)].map((key) => key[1] as string);
         reads.add([...(match[1] ?? "").split(".").filter(Boolean), ...keys].join("."));
