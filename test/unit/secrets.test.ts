@@ -131,6 +131,11 @@ describe("redaction", () => {
     ["rootPassword", true],
     ["initialClusterToken", true],
     ["routingKey", true],
+    ["userPassword", true],
+    ["keyboardLayout", false],
+    ["connectionTimeout", false],
+    ["keyringString", false],
+    ["_existingSecret", false],
   ])("decides whether a values key %s holds a secret: %s", (key, expected) => {
     expect(looksSecret(key)).toBe(expected);
   });
@@ -155,6 +160,7 @@ describe("redaction", () => {
     const material = {
       secret: { env: { FOO: "bar" }, url: "https://h/?token=t1", keys: ["k1"], header: "Bearer b1" },
       credentials: { name: "creds", data: { user: "u1" }, existingSecret: { password: "p1" } },
+      auth: { password: { existingSecret: "a-secret-name", value: null, length: 32 } },
     };
     expect(secretStrings(material)).toStrictEqual(["bar", "https://h/?token=t1", "k1", "Bearer b1", "u1", "p1"]);
   });
