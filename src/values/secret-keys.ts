@@ -29,51 +29,6 @@ const SECRET_WORDS = new Set([
   "dsn",
   "bearer",
 ]);
-const POINTERS = new Set([
-  "name",
-  "names",
-  "ref",
-  "refs",
-  "namespace",
-  "file",
-  "files",
-  "path",
-  "paths",
-  "enabled",
-  "create",
-  "annotations",
-  "labels",
-  "keys",
-  "length",
-  "policy",
-  "mount",
-  "env",
-  "provider",
-  "type",
-  "mode",
-  "url",
-  "ttl",
-  "expiry",
-  "expiration",
-  "header",
-  "format",
-  "source",
-  "prefix",
-  "suffix",
-  "item",
-  "items",
-  "job",
-  "jobs",
-  "init",
-  "selector",
-  "image",
-  "template",
-  "templates",
-  "backend",
-  "alg",
-  "algorithm",
-  "encoding",
-]);
 // Below a secret-looking key, a key ending in one of these names or sets up
 // the secret (tlsSecret.secretName, privateKey.algorithm) and holds none of
 // it; every other key there (env, keys, url, header…) may hold its material.
@@ -111,6 +66,9 @@ const NAMING = new Set([
   "algorithm",
   "encoding",
 ]);
+// A key whose last word names, points at or sets up a secret holds none of it: what names one, and
+// the words that point elsewhere (secretEnv, tokenUrl, passwordKeys…) or configure it (secretInit, secretTemplate).
+const POINTERS = new Set([...NAMING, "keys", "length", "env", "provider", "url", "header", "source", "init", "template", "templates", "backend"]);
 // `<word>Key` names a key of a Secret, a label or a node (passwordKey: admin-password), not key material.
 const NAMES_A_KEY = new Set(["topology", "label", "annotation", "user", "username", "password", "passwords"]);
 // A cheap first look: a key holding none of these letters cannot look secret.
