@@ -325,6 +325,39 @@ describe("reference-exists", () => {
     expect(await of(hookPod)).toStrictEqual([]);
     expect((await of(hookPod, { engine: "release" })).map((row) => row[0])).toStrictEqual(["reference-exists"]);
   });
+
+  // kube-prometheus-stack and ingress-nginx: a pre-install Job (kube-webhook-certgen) makes the
+  // webhook's certificate Secret that the operator's Deployment mounts; no template renders it.
+  describe("a Secret a pre-install hook's program makes", () => {
+    const user = needs("      volumes: [{ name: tls, secret: { secretName: admission } }]");
+    const job = (events = "pre-install,pre-upgrade", args = "[create, --namespace=web, --secret-name=admission]", account = "certgen") =>
+      `apiVersion: batch/v1\nkind: Job\nmetadata: { name: admission-create, annotations: { "helm.sh/hook": "${events}" } }\nspec:\n  template:\n    spec:\n      serviceAccountName: ${account}\n      restartPolicy: OnFailure\n      containers: [{ name: create, image: certgen:1, args: ${args} }]\n`;
+    const account = `apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: certgen, annotations: { "helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-weight": "-5" } }\n`;
+    const role = (verbs = "[get, create]", kind = "Role") =>
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ${kind}\nmetadata: { name: certgen }\nrules: [{ apiGroups: [""], resources: [secrets], verbs: ${verbs} }]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ${kind}Binding\nmetadata: { name: certgen }\nroleRef: { apiGroup: rbac.authorization.k8s.io, kind: ${kind}, name: certgen }\nsubjects: [{ kind: ServiceAccount, name: certgen, namespace: web }]\n`;
+    const stack = (...parts: string[]) => [user, ...parts].join("---\n");
+
+    it.each([
+      ["a Role", stack(job(), account, role())],
+      ["a ClusterRole", stack(job(), account, role("[create]", "ClusterRole"))],
+      ["the name as an argument of its own", stack(job("pre-install", "[create, --secret-name, admission]"), account, role("['*']"))],
+    ])("exists when the Job names it and may create Secrets through %s", async (_, yaml) => {
+      expect(await of(yaml, { engine: "release" })).toStrictEqual([]);
+    });
+
+    it.each([
+      ["the Job may not create Secrets", stack(job(), account, role("[get, list]"))],
+      ["no role is bound to its account", stack(job(), account)],
+      ["the Job names another Secret", stack(job("pre-install", "[create, --secret-name=admission-old]"), account, role())],
+      ["the Job runs after the install", stack(job("post-install"), account, role())],
+    ])("is still missing when %s", async (_, yaml) => {
+      expect((await of(yaml, { engine: "release" })).map((row) => row.slice(0, 2))).toStrictEqual([["reference-exists", "error"]]);
+    });
+
+    it("is missing under helm.v4.Chart, which never runs the Job", async () => {
+      expect((await of(stack(job(), account, role()))).map((row) => row.slice(0, 2))).toStrictEqual([["reference-exists", "error"]]);
+    });
+  });
 });
 
 describe("hpa-target, selector-matches-pods, workload-selector", () => {
@@ -376,15 +409,31 @@ describe("servicemonitor-selects-service", () => {
     `apiVersion: ${group}/v1\nkind: ServiceMonitor\nmetadata: { name: scrape }\nspec: ${spec}\n`;
   const labelled = service("app: web").replace("name: front", "name: front, labels: { app: web }");
 
-  it("is an error for a selector that matches no Service, or a port no selected Service names", async () => {
-    expect(
-      await of(`${pod("app: web")}---\n${labelled}---\n${monitor("{ selector: { matchLabels: { app: none } }, endpoints: [{ port: http }] }")}`),
-    ).toStrictEqual([["servicemonitor-selects-service", "error", "ServiceMonitor.monitoring.coreos.com web/scrape", "spec.selector"]]);
+  it("is an error for a selector a letter or two from a Service's labels, or a port no selected Service names", async () => {
+    const typo = `${pod("app: web")}---\n${labelled}---\n${monitor("{ selector: { matchLabels: { app: wbe } }, endpoints: [{ port: http }] }")}`;
+    expect(await of(typo)).toStrictEqual([["servicemonitor-selects-service", "error", "ServiceMonitor.monitoring.coreos.com web/scrape", "spec.selector"]]);
+    expect(await messages(typo)).toStrictEqual(['selects no Service in web; Service front has {"app":"web"}']);
     expect(
       await of(
         `${pod("app: web")}---\n${labelled}---\n${monitor("{ selector: { matchLabels: { app: web } }, endpoints: [{ port: http }, { port: metrics }] }")}`,
       ),
     ).toStrictEqual([["servicemonitor-selects-service", "error", "ServiceMonitor.monitoring.coreos.com web/scrape", "spec.endpoints[1].port"]]);
+  });
+
+  // kube-prometheus-stack's monitors of the API server (the `kubernetes` Service in default) and of the
+  // kubelet (a Service prometheus-operator keeps in kube-system): no chart renders either.
+  it("is a warning for a selector that matches nothing the stack renders, nor nearly", async () => {
+    const apiserver = monitor(
+      "{ namespaceSelector: { matchNames: [default] }, selector: { matchLabels: { component: apiserver, provider: kubernetes } }, endpoints: [{ port: https }] }",
+    );
+    const kubelet = monitor("{ selector: { matchLabels: { k8s-app: kubelet } }, endpoints: [{ port: https-metrics }] }");
+    expect(await of(`${pod("app: web")}---\n${labelled}---\n${apiserver}`)).toStrictEqual([
+      ["servicemonitor-selects-service", "warning", "ServiceMonitor.monitoring.coreos.com web/scrape", "spec.selector"],
+    ]);
+    expect(await of(`${pod("app: web")}---\n${labelled}---\n${kubelet}`)).toStrictEqual([
+      ["servicemonitor-selects-service", "warning", "ServiceMonitor.monitoring.coreos.com web/scrape", "spec.selector"],
+    ]);
+    expect((await messages(`${pod("app: web")}---\n${labelled}---\n${kubelet}`))[0]).toContain("the cluster or an operator may provide it");
   });
 
   it("looks in the namespaces the monitor names, and leaves other kinds called ServiceMonitor alone", async () => {

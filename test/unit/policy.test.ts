@@ -104,7 +104,7 @@ describe("the built-in rules", () => {
     ],
     [
       "servicemonitor-selects-service",
-      `${deployment()}---\n${service()}---\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: { name: web }\nspec: { selector: { matchLabels: { app: none } }, endpoints: [{ port: http }] }\n`,
+      `${deployment()}---\n${service().replace("name: web", "name: web, labels: { app: web }")}---\napiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: { name: web }\nspec: { selector: { matchLabels: { app: wbe } }, endpoints: [{ port: http }] }\n`,
     ],
     [
       "hpa-and-replicas",

@@ -2,6 +2,7 @@ import { ENGINES } from "../../engine/records.js";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { editDistance } from "../../util/nearest.js";
 import { presenceFor } from "../hook-phases.js";
+import { secretMadeByHook } from "../hook-made.js";
 import type { PodTemplate } from "../objects.js";
 import {
   containerPorts,
@@ -134,7 +135,7 @@ export const serviceTargetPort: PolicyRule = {
 };
 
 /** A pod template whose labels the selector misses only by a typo (a key or value a letter or two off). */
-function nearMiss(selector: Record<string, unknown>, pods: readonly PodTemplate[]): PodTemplate | undefined {
+function nearMiss<T extends Pick<PodTemplate, "labels">>(selector: Record<string, unknown>, pods: readonly T[]): T | undefined {
   const wanted = Object.entries(selector).filter((entry): entry is [string, string] => typeof entry[1] === "string");
   if (wanted.length === 0) return undefined;
   const close = (a: string, b: string) => a === b || (editDistance(a, b) <= 2 && Math.min(a.length, b.length) > 2);
@@ -277,7 +278,7 @@ function portOf(service: Json): { number?: number; name?: string } {
 export const referenceExists: PolicyRule = {
   id: "reference-exists",
   description:
-    "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, or as hooks when the pod runs) or are declared external.",
+    "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, as hooks when the pod runs, or as a Secret a pre-install hook Job makes) or are declared external.",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
@@ -343,6 +344,15 @@ function referenceResult(
   const record = ENGINES[context.engine];
   const hooks = record.hooks === "dropped" ? [] : hooksNamed(context, kind, object.namespace, name, "");
   const targets = [...(inRelease === undefined ? [] : [inRelease]), ...hooks];
+  // A Secret a pre-install hook's program makes (a webhook's certificate): there before the release's objects.
+  if (
+    targets.length === 0 &&
+    kind === "Secret" &&
+    object.hook === undefined &&
+    record.hooks !== "dropped" &&
+    secretMadeByHook(context, object.namespace, name) !== undefined
+  )
+    return undefined;
   if (targets.length === 0) {
     const dropped = record.hooks === "dropped" && hooksNamed(context, kind, object.namespace, name, "").length > 0;
     return {
@@ -453,14 +463,31 @@ export const serviceMonitorSelects: PolicyRule = {
       const candidates = [...context.charts.values()]
         .flat()
         .filter((object) => object.group === "" && object.kind === "Service" && scope.includes(object.namespace));
-      const chosen = candidates.filter((service) => matches(spec.selector, record(record(service.body.metadata).labels) as Record<string, string>));
+      const labelsOf = (service: KubernetesObject) => record(record(service.body.metadata).labels) as Record<string, string>;
+      const chosen = candidates.filter((service) => matches(spec.selector, labelsOf(service)));
       if (chosen.length === 0) {
-        out.push({
-          object: monitor,
-          path: "spec.selector",
-          message: `selects no Service in ${scope.join(", ")}`,
-          hint: "match the labels of the Service that exposes the metrics port",
-        });
+        // A selector a letter or two away from a Service's labels is a typo; otherwise the Service may be the
+        // cluster's (`kubernetes` in default) or an operator's (prometheus-operator's kubelet Service).
+        const near = nearMiss(
+          record(record(spec.selector).matchLabels),
+          candidates.map((service) => ({ labels: labelsOf(service), object: service })),
+        );
+        out.push(
+          near === undefined
+            ? {
+                object: monitor,
+                path: "spec.selector",
+                message: `selects no Service the stack renders in ${scope.join(", ")}; the cluster or an operator may provide it (the API server's "kubernetes" Service, an operator's kubelet Service), which chartroom cannot see`,
+                hint: "nothing to do if that Service exists; otherwise match the labels of the Service that exposes the metrics port",
+                severity: "warning",
+              }
+            : {
+                object: monitor,
+                path: "spec.selector",
+                message: `selects no Service in ${scope.join(", ")}; Service ${near.object.name} has ${JSON.stringify(near.labels)}`,
+                hint: "match the labels of the Service that exposes the metrics port (a typo?)",
+              },
+        );
         continue;
       }
       for (const [i, endpoint] of list(spec.endpoints).entries()) {

@@ -1,0 +1,151 @@
+// secretMadeByHook (src/policy/hook-made.ts) alone: which pre-install Job counts
+// as making a Secret. Each case changes one thing from a stack where the Job
+// does make it (kube-webhook-certgen's shape in kube-prometheus-stack and
+// ingress-nginx), so every part of the match has a case that breaks it.
+import { describe, expect, it } from "vitest";
+import type { PolicyContext } from "../../src/model/policy.js";
+import { secretMadeByHook } from "../../src/policy/hook-made.js";
+import { parseManifest } from "../../src/render/manifest.js";
+
+interface Job {
+  events?: string;
+  namespace?: string;
+  account?: string;
+  words?: string;
+}
+
+function job({
+  events = "pre-install,pre-upgrade",
+  namespace = "web",
+  account = "serviceAccountName: certgen",
+  words = "args: [create, --secret-name=admission]",
+}: Job = {}): string {
+  return `apiVersion: batch/v1
+kind: Job
+metadata: { name: admission-create, namespace: ${namespace}, annotations: { "helm.sh/hook": "${events}" } }
+spec:
+  template:
+    spec:
+      ${account}
+      restartPolicy: OnFailure
+      containers: [{ name: create, image: certgen:1, ${words} }]
+`;
+}
+
+interface Rbac {
+  rule?: string;
+  kind?: string;
+  roleGroup?: string;
+  roleName?: string;
+  roleNamespace?: string;
+  bindingGroup?: string;
+  bindingKind?: string;
+  refKind?: string;
+  refName?: string;
+  subject?: string;
+}
+
+function rbac({
+  rule = `{ apiGroups: [""], resources: [secrets], verbs: [get, create] }`,
+  kind = "Role",
+  roleGroup = "rbac.authorization.k8s.io",
+  roleName = "certgen",
+  roleNamespace = "web",
+  bindingGroup = "rbac.authorization.k8s.io",
+  bindingKind = `${kind}Binding`,
+  refKind = kind,
+  refName = "certgen",
+  subject = "{ kind: ServiceAccount, name: certgen, namespace: web }",
+}: Rbac = {}): string {
+  const namespaced = kind === "Role" ? `, namespace: ${roleNamespace}` : "";
+  return `apiVersion: ${roleGroup}/v1
+kind: ${kind}
+metadata: { name: ${roleName}${namespaced} }
+rules: [${rule}]
+---
+apiVersion: ${bindingGroup}/v1
+kind: ${bindingKind}
+metadata: { name: certgen${bindingKind === "RoleBinding" ? ", namespace: web" : ""} }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ${refKind}, name: ${refName} }
+subjects: [${subject}]
+`;
+}
+
+function made(yaml: string, namespace = "web", name = "admission"): string | undefined {
+  const objects = parseManifest(yaml, "web", "app");
+  const context = { charts: new Map([["app", objects]]) } as unknown as PolicyContext;
+  const maker = secretMadeByHook(context, namespace, name);
+  return maker === undefined ? undefined : `${maker.kind} ${maker.namespace}/${maker.name}`;
+}
+
+const MAKER = "Job web/admission-create";
+
+describe("secretMadeByHook", () => {
+  it.each([
+    ["a Role in its namespace", job(), rbac()],
+    ["a ClusterRole", job(), rbac({ kind: "ClusterRole" })],
+    ["a ClusterRole bound in its namespace by a RoleBinding", job(), rbac({ kind: "ClusterRole", bindingKind: "RoleBinding" })],
+    ["a subject with no namespace, which is the binding's", job(), rbac({ subject: "{ kind: ServiceAccount, name: certgen }" })],
+    ["a wildcard for verbs, resources and groups", job(), rbac({ rule: `{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }` })],
+    ["the name as an argument of its own", job({ words: "args: [create, --secret-name, admission]" }), rbac()],
+    ["the name in the command rather than the arguments", job({ words: "command: [certgen, --secret-name=admission]" }), rbac()],
+    ["a pre-install hook among others", job({ events: "post-upgrade,pre-install" }), rbac()],
+  ])("finds the Job when it names the Secret and may create Secrets through %s", (_, ...parts) => {
+    expect(made(parts.join("---\n"))).toBe(MAKER);
+  });
+
+  it("takes the deprecated serviceAccount field, and the namespace's default account when none is named", () => {
+    expect(made([job({ account: "serviceAccount: certgen" }), rbac()].join("---\n"))).toBe(MAKER);
+    const byDefault = rbac({ subject: "{ kind: ServiceAccount, name: default, namespace: web }" });
+    expect(made([job({ account: "" }), byDefault].join("---\n"))).toBe(MAKER);
+    expect(made([job({ account: "" }), rbac()].join("---\n"))).toBeUndefined();
+  });
+
+  it.each([
+    ["the Job runs after the install", job({ events: "post-install" }), rbac()],
+    ["the Job is no hook", job().replace(/, annotations: \{[^}]*\}/, ""), rbac()],
+    ["the Job runs in another namespace", job({ namespace: "other" }), rbac()],
+    ["the Job names another Secret", job({ words: "args: [create, --secret-name=admission-old]" }), rbac()],
+    ["the name only ends an argument", job({ words: "args: [create, --secret-name=my-admission]" }), rbac()],
+    ["the arguments are not text", job({ words: "args: [1, { admission: true }]" }), rbac()],
+    ["the Job is not a workload", job().replace("kind: Job", "kind: JobTemplate"), rbac()],
+  ])("finds nothing when %s", (_, ...parts) => {
+    expect(made(parts.join("---\n"))).toBeUndefined();
+  });
+
+  it.each([
+    ["no role is bound", {}, false],
+    ["the rule allows only reading Secrets", { rule: `{ apiGroups: [""], resources: [secrets], verbs: [get, list] }` }, true],
+    ["the rule covers ConfigMaps", { rule: `{ apiGroups: [""], resources: [configmaps], verbs: [create] }` }, true],
+    ["the rule is for another API group", { rule: `{ apiGroups: [apps], resources: [secrets], verbs: [create] }` }, true],
+    ["the rule's lists are missing", { rule: "{ resources: secrets, verbs: create }" }, true],
+    ["the role is of another API group", { roleGroup: "example.com" }, true],
+    ["the role has another name", { roleName: "other" }, true],
+    ["the Role is in another namespace", { roleNamespace: "other" }, true],
+    ["the binding refers to a ClusterRole of that name", { refKind: "ClusterRole" }, true],
+    ["the binding refers to another role", { refName: "other" }, true],
+    ["the binding is of another API group", { bindingGroup: "example.com" }, true],
+    ["the binding is of another kind", { bindingKind: "RoleBindingPolicy" }, true],
+    ["the subject is a user of that name", { subject: "{ kind: User, name: certgen, namespace: web }" }, true],
+    ["the subject is another account", { subject: "{ kind: ServiceAccount, name: other, namespace: web }" }, true],
+    ["the subject is the account of another namespace", { subject: "{ kind: ServiceAccount, name: certgen, namespace: other }" }, true],
+  ] as const)("finds nothing when %s", (_, options, bound) => {
+    expect(made(bound ? [job(), rbac(options)].join("---\n") : job())).toBeUndefined();
+  });
+
+  it("looks for the Secret's own namespace and name", () => {
+    const stack = [job(), rbac()].join("---\n");
+    expect(made(stack, "other")).toBeUndefined();
+    expect(made(stack, "web", "admission-old")).toBeUndefined();
+  });
+
+  it("looks across every chart of the stack", () => {
+    const context = {
+      charts: new Map([
+        ["jobs", parseManifest(job(), "web", "jobs")],
+        ["rbac", parseManifest(rbac(), "web", "rbac")],
+      ]),
+    } as unknown as PolicyContext;
+    expect(secretMadeByHook(context, "web", "admission")?.name).toBe("admission-create");
+  });
+});
