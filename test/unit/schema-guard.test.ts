@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { externalRefs } from "../../src/chart/schema-refs.js";
 import { forMetaCheck, guardSchema } from "../../src/values/schema-guard.js";
 import { SchemaCache } from "../../src/values/schema.js";
+import { cpuMs } from "../helpers/cpu.js";
 
 describe("a chart's schema, read with suspicion", () => {
   it.each([
@@ -47,20 +48,22 @@ describe("a chart's schema, read with suspicion", () => {
     const schemas = new SchemaCache();
     const { validate, problems } = schemas.prepare({ type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } } });
     expect(problems).toStrictEqual([]);
-    const started = performance.now();
-    expect(validate({ name: `${"a".repeat(40)}!` })).toBe(false);
-    expect(validate({ name: "a".repeat(40) })).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { ms } = cpuMs(() => {
+      expect(validate({ name: `${"a".repeat(40)}!` })).toBe(false);
+      expect(validate({ name: "a".repeat(40) })).toBe(true);
+    });
+    expect(ms).toBeLessThan(1000);
   });
 
   it("checks a 300,000-value enum in linear time, and finds a duplicate in it", () => {
     const values = Array.from({ length: 300_000 }, (_, i) => `v${i}`);
-    const started = performance.now();
-    const { validate, problems } = new SchemaCache().prepare({ type: "object", properties: { name: { enum: values } } });
-    expect(problems).toStrictEqual([]);
-    expect(validate({ name: "v299999" })).toBe(true);
-    expect(validate({ name: "nope" })).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2000);
+    const { ms } = cpuMs(() => {
+      const { validate, problems } = new SchemaCache().prepare({ type: "object", properties: { name: { enum: values } } });
+      expect(problems).toStrictEqual([]);
+      expect(validate({ name: "v299999" })).toBe(true);
+      expect(validate({ name: "nope" })).toBe(false);
+    });
+    expect(ms).toBeLessThan(2000);
     expect(forMetaCheck({ enum: [...values, "v7"] }).problems.map((problem) => problem.kind)).toStrictEqual(["invalid"]);
   });
 
