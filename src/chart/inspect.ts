@@ -60,6 +60,13 @@ export interface ChartInspection {
    * Helm's schema validation off and validates the values itself.
    */
   schemaReachesOut?: boolean;
+  /**
+   * A values.schema.json (subcharts' included) names in a `$schema` a
+   * meta-schema Helm does not carry: Helm 4 would fetch it while validating
+   * (Helm 3 reads the schema as draft-07), so chartroom renders with Helm 4's
+   * schema validation off.
+   */
+  schemaNamesUnknownMeta?: boolean;
   /** A template (subcharts' included) renders a Secret: what it is given may end up in one. */
   rendersSecrets?: boolean;
   /**
@@ -90,6 +97,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     roundsClock: false,
     evaluatesValues: false,
     reachesOut: false,
+    namesMeta: false,
     secrets: false,
     crds: [] as string[],
     reads: [] as string[],
@@ -132,7 +140,7 @@ async function inspectFiles(chart: ChartFiles, label: string, depth: number): Pr
     readsClock: nested.readsClock || calls.some((call) => call.readsClock),
     roundsClock: nested.roundsClock || calls.some((call) => call.roundsClock),
     evaluatesValues,
-    schemaReachesOut: nested.reachesOut || (schemaDocument !== undefined && externalRefs(schemaDocument).length > 0) || unpackedSchemasReachOut(chart),
+    ...schemaFetches(nested, schemaDocument, chart),
     rendersSecrets: nested.secrets || texts.some((text) => SECRET_KIND.test(text)),
     templateReads: [...new Set([...ownReads(chart, hookFiles, dependencies), ...nested.reads])].sort(),
   };
@@ -211,18 +219,30 @@ function ownReads(chart: ChartFiles, files: readonly string[], dependencies: rea
   return [...groups].flatMap(([key, texts]) => (key === "" ? templateReads(texts) : underKey(key, templateReads(texts))));
 }
 
-/** The schemas of subcharts vendored unpacked (charts/<name>/values.schema.json), which Helm validates too. */
-function unpackedSchemasReachOut(chart: ChartFiles): boolean {
+/**
+ * What Helm would fetch validating values against the chart's schema, its
+ * packed subcharts' (`nested`) and those of subcharts vendored unpacked
+ * (charts/<name>/values.schema.json, which Helm validates too).
+ */
+function schemaFetches(
+  nested: { reachesOut: boolean; namesMeta: boolean },
+  schemaDocument: unknown,
+  chart: ChartFiles,
+): Pick<ChartInspection, "schemaReachesOut" | "schemaNamesUnknownMeta"> {
+  const found = schemaDocument === undefined ? [] : externalRefs(schemaDocument);
   for (const [path, file] of chart.files) {
     if (!/^charts\/.+\/values\.schema\.json$/.test(path)) continue;
     try {
       const schema = JSON.parse(file.toString("utf8")) as unknown;
-      if (nestingDepth(schema, MAX_SCHEMA_DEPTH) <= MAX_SCHEMA_DEPTH && externalRefs(schema).length > 0) return true;
+      if (nestingDepth(schema, MAX_SCHEMA_DEPTH) <= MAX_SCHEMA_DEPTH) found.push(...externalRefs(schema));
     } catch {
       // Helm reports a broken subchart schema itself.
     }
   }
-  return false;
+  return {
+    schemaReachesOut: nested.reachesOut || found.some((ref) => ref.keyword !== "$schema"),
+    schemaNamesUnknownMeta: nested.namesMeta || found.some((ref) => ref.keyword === "$schema"),
+  };
 }
 
 /** Real schemas nest a few dozen levels; a hostile one thousands, which no recursive walk survives. */
@@ -318,6 +338,7 @@ async function readSubcharts(
     roundsClock: boolean;
     evaluatesValues: boolean;
     reachesOut: boolean;
+    namesMeta: boolean;
     secrets: boolean;
     crds: string[];
     reads: string[];
@@ -333,6 +354,7 @@ async function readSubcharts(
     if (inner.roundsClock === true) nested.roundsClock = true;
     if (inner.evaluatesValues === true) nested.evaluatesValues = true;
     if (inner.schemaReachesOut === true) nested.reachesOut = true;
+    if (inner.schemaNamesUnknownMeta === true) nested.namesMeta = true;
     if (inner.rendersSecrets === true) nested.secrets = true;
     nested.crds.push(...inner.crds);
     for (const [event, files] of Object.entries(inner.hooks)) {

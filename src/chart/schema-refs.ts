@@ -6,7 +6,8 @@ import { isRecord } from "../util/json.js";
 // Helm's schema validation off (it validates the values itself).
 
 // Meta-schemas every validator carries: referring to them fetches nothing.
-const META = /^https?:\/\/json-schema\.org\/(draft-0[4-7]|draft\/20(19-09|20-12))\/schema#?$/;
+// Helm 4 fetches any other (draft-05 and draft-03 included), in `$ref` and in `$schema`.
+const META = /^https?:\/\/json-schema\.org\/((draft-0[467]|draft\/20(19-09|20-12))\/)?schema#?$/;
 
 export const REF_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
 
@@ -14,11 +15,16 @@ export const REF_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
 export interface ExternalRef {
   /** The JSON pointer of the node holding the reference. */
   path: (string | number)[];
-  keyword: (typeof REF_KEYWORDS)[number];
+  /** `$schema` names a meta-schema: one Helm does not carry is fetched like a reference. */
+  keyword: (typeof REF_KEYWORDS)[number] | "$schema";
   ref: string;
 }
 
-/** Every reference that leaves the schema (anything but `#…`, a meta-schema, or an `$id` the schema declares itself). */
+/**
+ * Every reference that leaves the schema (anything but `#…`, a meta-schema,
+ * or an `$id` the schema declares itself), and every `$schema`, at any
+ * depth, naming a meta-schema other than the ones Helm carries.
+ */
 export function externalRefs(schema: unknown): ExternalRef[] {
   const ids = declaredIds(schema);
   const out: ExternalRef[] = [];
@@ -27,6 +33,7 @@ export function externalRefs(schema: unknown): ExternalRef[] {
       const ref = node[keyword];
       if (typeof ref === "string" && !isInternal(ref, ids)) out.push({ path, keyword, ref });
     }
+    if (typeof node.$schema === "string" && !META.test(node.$schema)) out.push({ path, keyword: "$schema", ref: node.$schema });
   });
   return out;
 }

@@ -72,8 +72,8 @@ const inspectionRecord = z.custom<ChartInspection>(
 );
 
 async function cachedInspection(project: Project, archive: FetchedArchive, label: string): Promise<ChartInspection> {
-  // Format 9: only a template's actions count as calls (not "now" in NOTES.txt), and ago / durationRound read the clock.
-  const records = recordStore(project.cacheRoot, "inspection", 9, inspectionRecord);
+  // Format 10: a `$schema` naming a meta-schema Helm does not carry is told apart (Helm 4 fetches it).
+  const records = recordStore(project.cacheRoot, "inspection", 10, inspectionRecord);
   const cached = await records.read(archive.digest);
   if (cached !== null) return cached;
   const found = await inspectArchive(archive.data, label);

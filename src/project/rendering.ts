@@ -6,7 +6,7 @@ import type { ValuesLayer } from "../model/values.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { renderChart, renderKey, renderKeys, type RenderInput, type Rendering } from "../render/render.js";
 import { engineKubernetes } from "../engine/offline.js";
-import { templateCalls } from "../chart/inspect.js";
+import { templateCalls, type ChartInspection } from "../chart/inspect.js";
 import { archiveFor, inspectionOf, targetVersion, type ArchiveTarget } from "./archives.js";
 import type { Project } from "./project.js";
 import { valuesFiles, valuesLayers } from "./values-files.js";
@@ -62,7 +62,7 @@ export async function renderFor(project: Project, request: RenderRequest): Promi
     deterministic: inspection.deterministic && !evaluated.some((calls) => calls.changes),
     readsClock: inspection.readsClock === true || evaluated.some((calls) => calls.readsClock),
     roundsClock: inspection.roundsClock === true || evaluated.some((calls) => calls.roundsClock),
-    skipSchemaValidation: inspection.schemaReachesOut === true,
+    ...schemaFetchOf(inspection),
     ...(request.once === true ? { once: true } : {}),
   };
   const onHelm = () => {
@@ -164,4 +164,10 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */
 function engineOfPlatform(project: Project, spec: ChartSpec): EngineName | undefined {
   return engineOf(spec, project.lock?.charts[spec.key]);
+}
+
+/** What Helm would fetch validating the chart's values (render/template.ts turns its validation off then). */
+function schemaFetchOf(inspection: ChartInspection): Pick<RenderInput, "schemaFetch"> {
+  if (inspection.schemaReachesOut === true) return { schemaFetch: "references" };
+  return inspection.schemaNamesUnknownMeta === true ? { schemaFetch: "meta-schema" } : {};
 }

@@ -8,7 +8,7 @@ import { parseManifest } from "./manifest.js";
 import { namedAs, templateSlot, type RenderedObject } from "../model/objects.js";
 import { pairBySlot } from "../util/pairs.js";
 import type { Runner } from "./run.js";
-import { helmTemplate, type TemplateRequest } from "./template.js";
+import { helmTemplate, skipsSchemaValidation, type TemplateRequest } from "./template.js";
 import { settleAll } from "../util/pool.js";
 import { rememberValuesInSecrets, sealingKey, sealSecrets } from "./seal.js";
 
@@ -159,7 +159,7 @@ export function renderKeys(input: RenderInput): { key: string; probed: string } 
         namespace: input.namespace,
         includeCrds: input.includeCrds ?? true,
         postRenderer: input.postRenderer ?? null,
-        skipSchemaValidation: input.skipSchemaValidation === true,
+        skipSchemaValidation: skipsSchemaValidation(input),
       }),
     );
     digests.set(input, probed);

@@ -29,12 +29,13 @@ export interface TemplateRequest {
   /** A post-renderer command and its arguments (Helm 3's --post-renderer). */
   postRenderer?: { command: string; args: string[] };
   /**
-   * Helm's values.schema.json validation off: for charts whose schema
-   * references URLs or files Helm would fetch (chartroom validates the
-   * values itself, without fetching).
-   * @default false
+   * What Helm would fetch while validating values against the chart's
+   * values.schema.json: URLs or files it references (every Helm), or a
+   * meta-schema its `$schema` names that Helm does not carry (Helm 4). Helm's
+   * validation is then turned off; chartroom validates the values itself,
+   * without fetching.
    */
-  skipSchemaValidation?: boolean;
+  schemaFetch?: "references" | "meta-schema";
   timeoutMs?: number;
 }
 
@@ -71,7 +72,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     const args = ["template", request.releaseName, request.chart, "--namespace", request.namespace];
     if (request.includeCrds !== false) args.push("--include-crds");
     if (request.postRenderer !== undefined) args.push(...postRendererArgs(request));
-    if (request.skipSchemaValidation === true) args.push(skipSchemaFlag(request));
+    if (skipsSchemaValidation(request)) args.push(skipSchemaFlag(request));
     if (request.kubeVersion !== undefined) args.push("--kube-version", request.kubeVersion);
     for (const api of request.apiVersions) args.push("--api-versions", api);
     for (const file of files) args.push("--values", file);
@@ -162,6 +163,12 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
     details: [...more, `command: helm ${shownArgs.join(" ")}`, `helm ${request.helm.version} (${request.helm.origin})`],
     hint: place ? `see ${place[1]} in the chart; check the values it reads` : "check the values passed to the chart",
   });
+}
+
+/** Whether helm runs with its schema validation off: it would fetch something (Helm 3 reads an unknown `$schema` as draft-07, fetching nothing). */
+export function skipsSchemaValidation(request: Pick<TemplateRequest, "schemaFetch" | "helm">): boolean {
+  const [major = 0] = request.helm.version.split(".").map(Number);
+  return request.schemaFetch === "references" || (request.schemaFetch === "meta-schema" && major >= 4);
 }
 
 /** `--skip-schema-validation`, which Helm has from 3.16 on. */

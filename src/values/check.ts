@@ -104,13 +104,15 @@ function checkSubchart(
 
 /**
  * A reference chartroom will not fetch, or a pattern RE2 refuses: an error,
- * since Helm would fetch it (or refuse the chart) at install. Named by the
+ * since Helm would fetch it (or refuse the chart) at install. An unknown
+ * meta-schema is a warning: the values are still validated whole (Helm 3
+ * reads the schema as draft-07 too); only Helm 4 fetches it. Named by the
  * schema file (a subchart's under charts/) and the place in it.
  */
 function guardFinding(input: CheckInput, problem: SchemaProblem, subchart: string[]): ValuesFinding {
   const file = [...subchart.map((key) => `charts/${key}/`), "values.schema.json"].join("");
   const what =
-    problem.kind === "external-ref"
+    problem.kind === "external-ref" || problem.kind === "meta-schema"
       ? `references ${JSON.stringify(problem.value)}`
       : problem.kind === "pattern"
         ? `has the pattern ${JSON.stringify(problem.value)}`
@@ -118,16 +120,23 @@ function guardFinding(input: CheckInput, problem: SchemaProblem, subchart: strin
   return {
     chart: input.chart,
     stack: input.stack,
-    severity: "error",
-    rule: problem.kind === "external-ref" ? "schema-external-ref" : problem.kind === "pattern" ? "schema-pattern" : "schema-invalid",
+    severity: problem.kind === "meta-schema" ? "warning" : "error",
+    rule:
+      problem.kind === "external-ref" || problem.kind === "meta-schema"
+        ? "schema-external-ref"
+        : problem.kind === "pattern"
+          ? "schema-pattern"
+          : "schema-invalid",
     path: `${file}${problem.pointer}`,
     message: `the chart's ${file} ${what}: ${problem.reason}`,
     hint:
       problem.kind === "external-ref"
         ? "ask the chart's maintainers to inline the referenced schema; chartroom validates without that part"
-        : problem.kind === "pattern"
-          ? "ask the chart's maintainers for a pattern Go's regexp accepts; chartroom validates without it"
-          : "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
+        : problem.kind === "meta-schema"
+          ? "nothing to do where Helm 3 deploys the chart; Helm 4 renders it only where it can fetch that URL (ask the chart's maintainers for a json-schema.org meta-schema)"
+          : problem.kind === "pattern"
+            ? "ask the chart's maintainers for a pattern Go's regexp accepts; chartroom validates without it"
+            : "Helm refuses a chart whose schema is invalid: pin another version, or ask its maintainers",
   };
 }
 

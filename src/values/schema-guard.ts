@@ -12,7 +12,8 @@ import { compilePattern } from "../util/re2.js";
 export interface SchemaProblem {
   /** JSON pointer of the node within the schema file, e.g. `#/properties/image/$ref`. */
   pointer: string;
-  kind: "external-ref" | "pattern" | "invalid";
+  /** `meta-schema`: a `$schema` naming one Helm does not carry (Helm 4 fetches it). */
+  kind: "external-ref" | "meta-schema" | "pattern" | "invalid";
   /** The reference or the pattern, as written. */
   value: string;
   /** Why it is refused. */
@@ -28,13 +29,17 @@ export function guardSchema(schema: unknown): { schema: unknown; problems: Schem
   const problems: SchemaProblem[] = [];
   const edits: { path: (string | number)[]; replace: "empty" | "drop" | "dropKey"; key?: string }[] = [];
   for (const { path, keyword, ref } of externalRefs(schema)) {
+    // A meta-schema Helm does not carry: the part is read as its dialect's keywords say (draft-07 by default), unfetched.
+    const meta = keyword === "$schema";
     problems.push({
       pointer: pointer([...path, keyword]),
-      kind: "external-ref",
+      kind: meta ? "meta-schema" : "external-ref",
       value: ref,
-      reason: "it points outside the schema file; chartroom never fetches a schema's references (Helm would)",
+      reason: meta
+        ? "it names a meta-schema Helm does not carry, which Helm 4 would fetch; chartroom never fetches one, and reads the schema without it"
+        : "it points outside the schema file; chartroom never fetches a schema's references (Helm would)",
     });
-    edits.push({ path, replace: "empty" });
+    edits.push(meta ? { path, replace: "dropKey", key: keyword } : { path, replace: "empty" });
   }
   walk(schema, (node, path) => {
     if (typeof node.pattern === "string") {

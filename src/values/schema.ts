@@ -77,12 +77,30 @@ function draft07Validator(): ValidateFunction | null {
   return draft07;
 }
 
-/** The meta-schema ajv would check `schema` against is draft-07's: the dialect's default, or named by `$schema` (with or without its `#`). */
+/** The meta-schema ajv would check `schema` against is draft-07's: the dialect's default, or named by `$schema` (as `metaNamed` writes it). */
 function checkedByDraft07(dialect: Dialect, schema: Record<string, unknown>): boolean {
   const declared = schema.$schema;
-  return (
-    dialect === "draft-07" && (declared === undefined || declared === "" || (typeof declared === "string" && declared.replace(/#$/, "") === DRAFT_07_META))
-  );
+  return dialect === "draft-07" && (declared === undefined || declared === "" || declared === DRAFT_07_META);
+}
+
+/** Each dialect's meta-schema as ajv names it. */
+const META_IDS: Record<Dialect, string> = {
+  "draft-04": "http://json-schema.org/draft-04/schema",
+  "draft-06": "http://json-schema.org/draft-06/schema",
+  "draft-07": DRAFT_07_META,
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+
+/**
+ * The schema with its `$schema` as ajv names the dialect read from it. Helm
+ * takes other spellings (https for the drafts, with or without `#`: vault's
+ * chart writes `https://json-schema.org/draft-07/schema#`), and Helm 3 reads
+ * a URL it does not know as draft-07; ajv knows only its own names, and
+ * throws on any other.
+ */
+function metaNamed(schema: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
+  return typeof schema.$schema === "string" && schema.$schema !== "" ? { ...schema, $schema: META_IDS[dialect] } : schema;
 }
 
 /** A schema ready to validate with: what it would not follow or run taken out, and listed. */
@@ -111,7 +129,7 @@ export class SchemaCache {
       }
       const guarded = guardSchema(schema);
       const { $id: _id, ...rest } = (isRecord(guarded.schema) ? guarded.schema : {}) as Record<string, unknown>;
-      hit = this.compileChecked(ajv, dialect, rest, guarded.problems);
+      hit = this.compileChecked(ajv, dialect, metaNamed(rest, dialect), guarded.problems);
       this.compilations++;
       this.compiled.set(digest, hit);
     }
@@ -134,7 +152,13 @@ export class SchemaCache {
     const checked = isRecord(meta.schema) ? meta.schema : {};
     const prebuilt = checkedByDraft07(dialect, checked) ? draft07Validator() : null;
     if (prebuilt === null) this.metaCompilations++;
-    const valid = prebuilt === null ? ajv.validateSchema(checked) : prebuilt(checked);
+    let valid: unknown;
+    try {
+      valid = prebuilt === null ? ajv.validateSchema(checked) : prebuilt(checked);
+    } catch (error) {
+      // ajv throws, where Helm refuses the chart, for a `$schema` that is not text.
+      return refuse(`it breaks the JSON schema meta-schema: ${(error as Error).message.split("\n")[0]}`);
+    }
     if (valid !== true) {
       const first = (prebuilt === null ? ajv.errors : prebuilt.errors)?.[0];
       return refuse(

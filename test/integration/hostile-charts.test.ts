@@ -31,7 +31,12 @@ describe("a chart whose schema references URLs and files", () => {
       try {
         const schema = JSON.stringify({
           type: "object",
-          properties: { name: { $ref: `${listener.origin}/name.json` }, other: { $ref: "file:///etc/hostname" } },
+          properties: {
+            name: { $ref: `${listener.origin}/name.json` },
+            other: { $ref: "file:///etc/hostname" },
+            // Helm 4 fetches a meta-schema it does not carry, at any depth.
+            meta: { $schema: `${listener.origin}/meta.json`, type: "string" },
+          },
         });
         const dir = await platformWith(schema);
         const env = major === 3 ? { HELM_BIN: await helm(3) } : {};
@@ -44,11 +49,43 @@ describe("a chart whose schema references URLs and files", () => {
         expect(checked.exitCode).toBe(2);
         const findings = checked.output.split("\n").filter((line) => line.includes("(schema-external-ref)"));
         expect(findings).toStrictEqual([
+          `warning (chart default) hostile [dev] values.schema.json#/properties/meta/$schema: the chart's values.schema.json references "${listener.origin}/meta.json": it names a meta-schema Helm does not carry, which Helm 4 would fetch; chartroom never fetches one, and reads the schema without it (schema-external-ref)`,
           `error (chart default) hostile [dev] values.schema.json#/properties/name/$ref: the chart's values.schema.json references "${listener.origin}/name.json": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
           `error (chart default) hostile [dev] values.schema.json#/properties/other/$ref: the chart's values.schema.json references "file:///etc/hostname": it points outside the schema file; chartroom never fetches a schema's references (Helm would) (schema-external-ref)`,
         ]);
         const typed = await cli(dir, ["types"], env);
         expect(typed.exitCode, typed.errors).toBe(0);
+        expect(listener.connections()).toBe(0);
+      } finally {
+        await listener.close();
+      }
+    },
+    120_000,
+  );
+
+  // Helm 4 fetches the meta-schema a `$schema` names unless it carries it (Helm 3 reads the schema as draft-07).
+  it.each([[4], [3]] as const)(
+    "whose $schema names a meta-schema Helm does not carry is rendered without a request (helm %i), and validated as draft-07",
+    async (major) => {
+      const listener = await countingListener("127.0.0.1");
+      try {
+        const schema = JSON.stringify({ $schema: `${listener.origin}/meta.json`, type: "object", properties: { name: { type: "string" } } });
+        const dir = await platformWith(schema);
+        const env = major === 3 ? { HELM_BIN: await helm(3) } : {};
+        expect((await cli(dir, ["lock", "hostile"], env)).errors).toBe("");
+        const rendered = await cli(dir, ["render", "hostile", "--stack", "dev"], env);
+        expect(rendered.exitCode, rendered.errors).toBe(0);
+        await mkdir(join(dir, "values", "hostile"), { recursive: true });
+        await writeFile(join(dir, "values", "hostile", "values.yaml"), "name: 5\n");
+        const checked = await cli(dir, ["check", "hostile", "--stack", "dev"], env);
+        expect(checked.exitCode).toBe(2);
+        const lines = checked.output.split("\n").filter((line) => line.includes("hostile [dev]"));
+        expect(lines.map((line) => line.replace(/ hostile \[dev\].*\(/, " … ("))).toStrictEqual([
+          "error values/hostile/values.yaml:1:1 … (type)",
+          "warning (chart default) … (schema-external-ref)",
+          // Helm 3 validates the values itself, as draft-07; Helm 4 is not asked to.
+          ...(major === 3 ? ["error … (render-failed)"] : []),
+        ]);
         expect(listener.connections()).toBe(0);
       } finally {
         await listener.close();

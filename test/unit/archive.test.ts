@@ -193,6 +193,28 @@ describe("inspectArchive", () => {
     expect(ChartroomError.isInstance(error) && [error.code, error.place.file]).toStrictEqual(["ARCHIVE_INVALID", "values.yaml"]);
   });
 
+  // Helm fetches a `$ref` out of the schema (Helm 3 and 4), and a meta-schema it does not carry that a `$schema` names (Helm 4).
+  it("tells what Helm would fetch validating values: a reference, or an unknown meta-schema, in the chart's schema or a subchart's", async () => {
+    const withSchema = async (schema: object, where = "c/values.schema.json", packed = false) => {
+      const files = [{ name: where, content: JSON.stringify(schema) }];
+      const sub = [
+        { name: "sub/Chart.yaml", content: "apiVersion: v2\nname: sub\nversion: 0.1.0\n" },
+        ...files.map((f) => ({ ...f, name: "sub/values.schema.json" })),
+      ];
+      const entries = packed ? [{ name: "c/charts/sub-0.1.0.tgz", content: await tarball(sub) }] : files;
+      const found = await inspectArchive(await tarball([{ name: "c/Chart.yaml", content: MINIMAL_CHART_YAML }, ...entries]), "c");
+      return [found.schemaReachesOut, found.schemaNamesUnknownMeta];
+    };
+    expect(await withSchema({ properties: { a: { $ref: "https://x.test/a.json" } } })).toStrictEqual([true, false]);
+    expect(await withSchema({ $schema: "https://x.test/meta.json" })).toStrictEqual([false, true]);
+    // vault's spelling, which Helm carries.
+    expect(await withSchema({ $schema: "https://json-schema.org/draft-07/schema#", properties: { a: { type: "string" } } })).toStrictEqual([false, false]);
+    expect(await withSchema({ $schema: "https://x.test/meta.json" }, "c/charts/sub/values.schema.json")).toStrictEqual([false, true]);
+    expect(await withSchema({ properties: { a: { $ref: "other.json" } } }, "c/charts/sub/values.schema.json")).toStrictEqual([true, false]);
+    expect(await withSchema({ $schema: "https://x.test/meta.json" }, "", true)).toStrictEqual([false, true]);
+    expect(await withSchema({ properties: { a: { $ref: "other.json" } } }, "", true)).toStrictEqual([true, false]);
+  });
+
   it("names the file when Chart.yaml is broken", async () => {
     const error = await inspectArchive(await tarball([{ name: "bad/Chart.yaml", content: "name: [unclosed\n" }]), "bad").catch((e: unknown) => e);
     expect(ChartroomError.isInstance(error) && error.code).toBe("ARCHIVE_INVALID");

@@ -14,6 +14,34 @@ describe("a chart's schema, read with suspicion", () => {
     ["an $id it declares", { definitions: { x: { $id: "x.json", type: "string" } }, properties: { a: { $ref: "x.json" } } }, []],
     ["the draft-07 meta-schema", { properties: { a: { $ref: "http://json-schema.org/draft-07/schema#" } } }, []],
     ["a $ref under enum data, which is not a schema", { properties: { a: { enum: [{ $ref: "https://x.test" }] } } }, []],
+    [
+      "a meta-schema Helm does not carry, as $ref",
+      { properties: { a: { $ref: "http://json-schema.org/draft-05/schema#" } } },
+      ["http://json-schema.org/draft-05/schema#"],
+    ],
+    // Helm 4 fetches the meta-schema a `$schema` names unless it carries it, at any depth.
+    ["an unknown $schema", { $schema: "https://x.test/meta.json", type: "object" }, ["https://x.test/meta.json"]],
+    [
+      "an unknown $schema deep inside",
+      { properties: { a: { items: { $schema: "http://json-schema.org/draft-03/schema#" } } } },
+      ["http://json-schema.org/draft-03/schema#"],
+    ],
+    ["an empty $schema", { $schema: "" }, [""]],
+    [
+      "the $schema spellings Helm carries",
+      {
+        $schema: "https://json-schema.org/draft-07/schema#",
+        properties: {
+          a: { $schema: "http://json-schema.org/draft-04/schema" },
+          b: { $schema: "https://json-schema.org/draft-06/schema" },
+          c: { $schema: "http://json-schema.org/schema#" },
+          d: { $schema: "https://json-schema.org/draft/2020-12/schema#" },
+          e: { $schema: "http://json-schema.org/draft/2019-09/schema" },
+          f: { $schema: 7 },
+        },
+      },
+      [],
+    ],
   ])("finds the references that leave the schema: %s", (_, schema, refs) => {
     expect(externalRefs(schema).map((found) => found.ref)).toStrictEqual(refs);
   });
@@ -27,6 +55,16 @@ describe("a chart's schema, read with suspicion", () => {
     ]);
     // The chart's own object is not touched.
     expect(schema.properties.image).toStrictEqual({ $ref: "https://x.test/image.json" });
+  });
+
+  it("takes an unknown $schema out, and reads that part by the dialect around it", () => {
+    const schema = { type: "object", properties: { a: { $schema: "https://x.test/meta.json", type: "string" } } };
+    const { schema: guarded, problems } = guardSchema(schema);
+    expect(guarded).toStrictEqual({ type: "object", properties: { a: { type: "string" } } });
+    expect(problems).toStrictEqual([
+      { pointer: "#/properties/a/$schema", kind: "meta-schema", value: "https://x.test/meta.json", reason: expect.stringContaining("Helm 4 would fetch") },
+    ]);
+    expect(new SchemaCache().prepare(schema).validate({ a: 1 })).toBe(false);
   });
 
   it.each([

@@ -140,6 +140,37 @@ describe("schema drafts", () => {
     expect(check(bad, contract(schema)).findings.map((f) => [f.path, f.rule])).toStrictEqual(expected);
   });
 
+  // vault's chart writes https://json-schema.org/draft-07/schema#; Helm 3 and 4 take each of these spellings.
+  it.each([
+    ["draft-04", "https://json-schema.org/draft-04/schema#", { maximum: 10, exclusiveMaximum: true }, "maximum"],
+    ["draft-04", "http://json-schema.org/draft-04/schema", { maximum: 10, exclusiveMaximum: true }, "maximum"],
+    ["draft-06", "https://json-schema.org/draft-06/schema", { exclusiveMaximum: 10 }, "exclusiveMaximum"],
+    ["draft-07", "https://json-schema.org/draft-07/schema#", { if: { type: "number" }, then: { maximum: 5 } }, "maximum"],
+    ["draft-07", "https://json-schema.org/draft-07/schema", { if: { type: "number" }, then: { maximum: 5 } }, "maximum"],
+    ["2020-12", "https://json-schema.org/draft/2020-12/schema#", { not: { type: "number" } }, "not"],
+  ])("validates a %s schema whose $schema is written %s", (dialect, declared, keywords, rule) => {
+    const schema = { $schema: declared, type: "object", properties: { num: { type: "number", ...keywords } } };
+    const schemas = new SchemaCache();
+    expect(dialectOf(schema)).toBe(dialect);
+    expect(schemas.prepare(schema).problems).toStrictEqual([]);
+    expect(
+      check("num: 10\n", contract(schema), undefined, schemas)
+        .findings.map((f) => [f.path, f.rule])
+        .at(-1),
+    ).toStrictEqual(["num", rule]);
+  });
+
+  it("reads a $schema it does not know as draft-07, as Helm 3 does, and refuses one that is not text, as Helm does", () => {
+    const unknown = new SchemaCache().prepare({ $schema: "https://x.test/meta.json", type: "object", properties: { num: { type: "string" } } });
+    expect(unknown.problems.map((p) => [p.pointer, p.kind])).toStrictEqual([["#/$schema", "meta-schema"]]);
+    expect(unknown.validate({ num: 1 })).toBe(false);
+    const numeric = new SchemaCache().prepare({ $schema: 7, type: "object", properties: { num: { type: "string" } } });
+    expect(numeric.problems.map((p) => [p.pointer, p.kind, p.reason])).toStrictEqual([
+      ["#", "invalid", "it breaks the JSON schema meta-schema: $schema must be a string"],
+    ]);
+    expect(numeric.validate({ num: 1 })).toBe(true);
+  });
+
   it("reads a schema without $schema as draft-07, as Helm does", () => {
     expect(dialectOf({ type: "object" })).toBe("draft-07");
   });
