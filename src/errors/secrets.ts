@@ -32,6 +32,17 @@ export function rememberSecret(value: string): void {
   pattern = undefined;
 }
 
+/**
+ * A secret-looking value a chart publishes as its default: remembered only
+ * when long enough to be masked wherever it stands. A short one ("root",
+ * vault's dev root token; "admin") is a word anyone can read in the chart,
+ * and masked as a whole token it would hide chartroom's own words (the
+ * run-as-root rule printed as "run-as-***") and other charts' names.
+ */
+export function rememberPublished(value: string): void {
+  if (value.length >= WHOLE_WORD_BELOW) rememberSecret(value);
+}
+
 /** Every form in which a secret may reach output. */
 export function formsOf(value: string): string[] {
   const out = new Set<string>([value]);

@@ -8,7 +8,8 @@ import { mapLimit } from "../util/pool.js";
 import { recordStore } from "../store/records.js";
 import { z } from "zod";
 import type { ValuesContract } from "../values/check.js";
-import { rememberSecretLooking } from "../values/layers.js";
+import { rememberPublished } from "../errors/secrets.js";
+import { secretStrings } from "../values/secret-keys.js";
 import type { Project } from "./project.js";
 import { sourceOf } from "./select.js";
 
@@ -85,7 +86,7 @@ function rememberDefaults(found: {
   defaults: Record<string, unknown>;
   subcharts: readonly { defaults: Record<string, unknown>; subcharts: readonly unknown[] }[];
 }): void {
-  rememberSecretLooking(found.defaults);
+  for (const text of secretStrings(found.defaults)) rememberPublished(text);
   for (const sub of found.subcharts) rememberDefaults(sub as Parameters<typeof rememberDefaults>[0]);
 }
 

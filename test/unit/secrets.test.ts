@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ChartroomError, formatError } from "../../src/errors/index.js";
-import { redact, redactDeep, rememberCredentialPair, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
+import { redact, redactDeep, rememberCredentialPair, rememberPublished, rememberSecret, stripUserInfo } from "../../src/errors/secrets.js";
 import { isSecretPath, looksSecret, secretStrings } from "../../src/values/secret-keys.js";
 
 describe("redaction", () => {
@@ -61,6 +61,13 @@ describe("redaction", () => {
     rememberSecret("adm");
     rememberSecret("admin");
     expect(redact("user admin (adm) is not an administrator; admins: admin")).toBe("user *** (***) is not an administrator; admins: ***");
+  });
+
+  // vault's `server.dev.devRootToken: root` made every report print the run-as-root rule as "run-as-***".
+  it("masks a chart's published default only where it is long enough to be masked wherever it stands", () => {
+    rememberPublished("root");
+    rememberPublished("rootpass");
+    expect(redact("may run as root (run-as-root); token rootpass, rootpassword")).toBe("may run as root (run-as-root); token ***, ***word");
   });
 
   it("masks the base64 of user:password, as Basic auth sends it", () => {
