@@ -145,6 +145,32 @@ describe("service-target-port", () => {
     ]);
   });
 
+  // tempo-distributed 3.3.0's memcached Service keeps "http-metrics" for an exporter that is off by default.
+  it("is a warning for a name no container defines when another port of the Service gets endpoints, unless the name is a typo", async () => {
+    const messagesOf = async (ports: string) => messages(`${pod("app: web")}---\n${service("app: web", ports)}`);
+    expect(await rows("[{ name: client, port: 80, targetPort: http }, { name: metrics, port: 9150, targetPort: http-metrics }]")).toStrictEqual([
+      ["service-target-port", "warning", "Service web/front", "spec.ports[name=metrics].targetPort"],
+    ]);
+    expect(await messagesOf("[{ name: client, port: 80, targetPort: http }, { name: metrics, port: 9150, targetPort: http-metrics }]")).toStrictEqual([
+      'targets port "http-metrics", which no container of the selected pods names ("http"): this port gets no endpoints, the Service\'s other ports do (a container the chart leaves out, such as a metrics exporter turned off?)',
+    ]);
+    // A number always gets endpoints.
+    expect(await rows("[{ name: client, port: 80, targetPort: 8080 }, { name: metrics, port: 9150, targetPort: http-metrics }]")).toStrictEqual([
+      ["service-target-port", "warning", "Service web/front", "spec.ports[name=metrics].targetPort"],
+    ]);
+    // A typo of a declared name, or no other port that serves: an error.
+    expect(await rows("[{ name: client, port: 80, targetPort: http }, { name: other, port: 81, targetPort: htp }]")).toStrictEqual([
+      ["service-target-port", "error", "Service web/front", "spec.ports[name=other].targetPort"],
+    ]);
+    expect(await messagesOf("[{ name: client, port: 80, targetPort: http }, { name: other, port: 81, targetPort: htp }]")).toStrictEqual([
+      'targets port "htp", which no container of the selected pods names ("http"): this port gets no endpoints, the Service\'s other ports do',
+    ]);
+    expect(await rows("[{ name: a, port: 80, targetPort: metrics }, { name: b, port: 81, targetPort: admin }]")).toStrictEqual([
+      ["service-target-port", "error", "Service web/front", "spec.ports[name=a].targetPort"],
+      ["service-target-port", "error", "Service web/front", "spec.ports[name=b].targetPort"],
+    ]);
+  });
+
   it("accepts a target the pods define by name or number, or a number where the pods declare no ports", async () => {
     expect(await rows("[{ name: http, port: 80, targetPort: http }]")).toStrictEqual([]);
     expect(await rows("[{ name: http, port: 80, targetPort: 8080 }]")).toStrictEqual([]);
@@ -356,6 +382,14 @@ describe("reference-exists", () => {
 
     it("is missing under helm.v4.Chart, which never runs the Job", async () => {
       expect((await of(stack(job(), account, role()))).map((row) => row.slice(0, 2))).toStrictEqual([["reference-exists", "error"]]);
+    });
+
+    // KEDA 2.20.2: the operator makes kedaorg-certs as it starts; its metrics server and webhooks mount it and wait.
+    it("exists under either engine when a workload of the release makes it", async () => {
+      const operator = `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: operator }\nspec:\n  selector: { matchLabels: { app: op } }\n  template:\n    metadata: { labels: { app: op } }\n    spec:\n      serviceAccountName: certgen\n      containers: [{ name: op, image: op:1, args: [--cert-secret-name=admission] }]\n`;
+      const plain = account.replace(/, annotations: \{[^}]*\}/, "");
+      expect(await of(stack(operator, plain, role()))).toStrictEqual([]);
+      expect(await of(stack(operator, plain, role()), { engine: "release" })).toStrictEqual([]);
     });
   });
 });

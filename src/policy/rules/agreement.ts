@@ -2,7 +2,7 @@ import { ENGINES } from "../../engine/records.js";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { editDistance } from "../../util/nearest.js";
 import { presenceFor } from "../hook-phases.js";
-import { secretMadeByHook } from "../hook-made.js";
+import { secretMaker } from "../secret-makers.js";
 import type { PodTemplate } from "../objects.js";
 import {
   containerPorts,
@@ -97,7 +97,7 @@ function unselected(service: KubernetesObject, context: Parameters<PolicyRule["c
 export const serviceTargetPort: PolicyRule = {
   id: "service-target-port",
   description:
-    "Each Service port's named targetPort is a port the selected pods' containers name (a number they do not list is a warning: a container may listen without declaring it).",
+    "Each Service port's named targetPort is a port the selected pods' containers name (a number they do not list is a warning: a container may listen without declaring it; so is a name when other ports of the Service get endpoints and the name is no typo).",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
@@ -112,21 +112,29 @@ export const serviceTargetPort: PolicyRule = {
         continue;
       const pods = selected.length > 0 ? selected : podsOfChart(objects);
       const ports = pods.flatMap((pod) => containers(pod, false).flatMap((item) => containerPorts(item.container)));
-      for (const [i, port] of list(record(service.body.spec).ports).entries()) {
-        const target = portRef(port.targetPort ?? port.port);
+      const servicePorts = list(record(service.body.spec).ports);
+      const targets = servicePorts.map((port) => portRef(port.targetPort ?? port.port));
+      for (const [i, port] of servicePorts.entries()) {
+        const target = targets[i];
         if (target === undefined || hasPort(ports, target)) continue;
         // A number: the container may listen on it without listing it. A name must be defined.
         if (target.name === undefined && (ports.length === 0 || selected.length === 0)) continue;
         const whose = selected.length > 0 ? "the selected pods" : "the chart's pods";
+        const declared = ports.map(describePort).join(", ") || "none declared";
+        // Another port of the Service gets endpoints (a number always does, a name the pods define).
+        const serves = targets.some((other, j) => j !== i && other !== undefined && (other.name === undefined || hasPort(ports, other)));
+        // tempo-distributed's memcached Service keeps its exporter's "http-metrics" port while the exporter is off:
+        // that port alone gets no endpoints. A name a letter or two from a declared one is a typo all the same.
+        const aside = target.name !== undefined && serves && !ports.some((own) => own.name !== undefined && editDistance(own.name, target.name as string) <= 2);
         out.push({
           object: service,
           path: `spec.ports[${text(port.name) === undefined ? i : `name=${text(port.name)}`}].targetPort`,
           message:
             target.name === undefined
-              ? `targets port ${describePort(target)}, which no container of ${whose} lists (${ports.map(describePort).join(", ")}); it works only if a container listens there undeclared`
-              : `targets port ${describePort(target)}, which no container of ${whose} names (${ports.map(describePort).join(", ") || "none declared"}): the Service gets no endpoints`,
-          hint: "set targetPort to a containerPort (or its name) of the pods",
-          ...(target.name === undefined ? { severity: "warning" as const } : {}),
+              ? `targets port ${describePort(target)}, which no container of ${whose} lists (${declared}); it works only if a container listens there undeclared`
+              : `targets port ${describePort(target)}, which no container of ${whose} names (${declared}): ${serves ? "this port gets no endpoints, the Service's other ports do" : "the Service gets no endpoints"}${aside ? " (a container the chart leaves out, such as a metrics exporter turned off?)" : ""}`,
+          hint: aside ? "nothing to do if that container is off on purpose; otherwise set targetPort to a containerPort (or its name) of the pods" : "set targetPort to a containerPort (or its name) of the pods",
+          ...(target.name === undefined || aside ? { severity: "warning" as const } : {}),
         });
       }
     }
@@ -278,7 +286,7 @@ function portOf(service: Json): { number?: number; name?: string } {
 export const referenceExists: PolicyRule = {
   id: "reference-exists",
   description:
-    "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, as hooks when the pod runs, or as a Secret a pre-install hook Job makes) or are declared external.",
+    "Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccounts a pod names exist in the stack (as release objects, as hooks when the pod runs, or as a Secret a pre-install hook Job or another workload makes) or are declared external.",
   severity: "error",
   check(objects, context) {
     const out: RuleResult[] = [];
@@ -344,13 +352,13 @@ function referenceResult(
   const record = ENGINES[context.engine];
   const hooks = record.hooks === "dropped" ? [] : hooksNamed(context, kind, object.namespace, name, "");
   const targets = [...(inRelease === undefined ? [] : [inRelease]), ...hooks];
-  // A Secret a pre-install hook's program makes (a webhook's certificate): there before the release's objects.
+  // A Secret a program of the stack makes (a webhook's certificate): a pre-install hook's, there before the
+  // release's objects, or an operator's, which the pods mounting it wait for.
   if (
     targets.length === 0 &&
     kind === "Secret" &&
     object.hook === undefined &&
-    record.hooks !== "dropped" &&
-    secretMadeByHook(context, object.namespace, name) !== undefined
+    secretMaker(context, object.namespace, name, { hooksRun: record.hooks !== "dropped", consumer: object }) !== undefined
   )
     return undefined;
   if (targets.length === 0) {

@@ -1,10 +1,11 @@
-// secretMadeByHook (src/policy/hook-made.ts) alone: which pre-install Job counts
-// as making a Secret. Each case changes one thing from a stack where the Job
+// secretMaker (src/policy/secret-makers.ts) alone: which pre-install Job or
+// workload counts as making a Secret. Each case changes one thing from a stack where the Job
 // does make it (kube-webhook-certgen's shape in kube-prometheus-stack and
 // ingress-nginx), so every part of the match has a case that breaks it.
 import { describe, expect, it } from "vitest";
 import type { PolicyContext } from "../../src/model/policy.js";
-import { secretMadeByHook } from "../../src/policy/hook-made.js";
+import type { KubernetesObject } from "../../src/model/policy.js";
+import { secretMaker } from "../../src/policy/secret-makers.js";
 import { parseManifest } from "../../src/render/manifest.js";
 
 interface Job {
@@ -71,10 +72,16 @@ subjects: [${subject}]
 `;
 }
 
-function made(yaml: string, namespace = "web", name = "admission"): string | undefined {
+function made(
+  yaml: string,
+  namespace = "web",
+  name = "admission",
+  hooksRun = true,
+  consumer?: (objects: KubernetesObject[]) => KubernetesObject,
+): string | undefined {
   const objects = parseManifest(yaml, "web", "app");
   const context = { charts: new Map([["app", objects]]) } as unknown as PolicyContext;
-  const maker = secretMadeByHook(context, namespace, name);
+  const maker = secretMaker(context, namespace, name, { hooksRun, consumer: consumer?.(objects) });
   return maker === undefined ? undefined : `${maker.kind} ${maker.namespace}/${maker.name}`;
 }
 
@@ -90,6 +97,7 @@ describe("secretMadeByHook", () => {
     ["the name as an argument of its own", job({ words: "args: [create, --secret-name, admission]" }), rbac()],
     ["the name in the command rather than the arguments", job({ words: "command: [certgen, --secret-name=admission]" }), rbac()],
     ["a pre-install hook among others", job({ events: "post-upgrade,pre-install" }), rbac()],
+    ["a Job of the release rather than a hook", job().replace(/, annotations: \{[^}]*\}/, ""), rbac()],
   ])("finds the Job when it names the Secret and may create Secrets through %s", (_, ...parts) => {
     expect(made(parts.join("---\n"))).toBe(MAKER);
   });
@@ -103,7 +111,6 @@ describe("secretMadeByHook", () => {
 
   it.each([
     ["the Job runs after the install", job({ events: "post-install" }), rbac()],
-    ["the Job is no hook", job().replace(/, annotations: \{[^}]*\}/, ""), rbac()],
     ["the Job runs in another namespace", job({ namespace: "other" }), rbac()],
     ["the Job names another Secret", job({ words: "args: [create, --secret-name=admission-old]" }), rbac()],
     ["the name only ends an argument", job({ words: "args: [create, --secret-name=my-admission]" }), rbac()],
@@ -146,6 +153,28 @@ describe("secretMadeByHook", () => {
         ["rbac", parseManifest(rbac(), "web", "rbac")],
       ]),
     } as unknown as PolicyContext;
-    expect(secretMadeByHook(context, "web", "admission")?.name).toBe("admission-create");
+    expect(secretMaker(context, "web", "admission", { hooksRun: true })?.name).toBe("admission-create");
+  });
+
+  // KEDA 2.20.2: its operator makes kedaorg-certs as it starts (--cert-secret-name), with a Role that may create Secrets.
+  const operator = job({ words: "args: [--cert-secret-name=admission]" })
+    .replace("kind: Job", "kind: Deployment")
+    .replace("apiVersion: batch/v1", "apiVersion: apps/v1")
+    .replace(/, annotations: \{[^}]*\}/, "")
+    .replace("  template:", "  selector: { matchLabels: { app: op } }\n  template:\n    metadata: { labels: { app: op } }");
+
+  it("finds a workload of the release that makes the Secret as it runs, whether or not the engine runs hooks", () => {
+    const stack = [operator, rbac()].join("---\n");
+    expect(made(stack)).toBe("Deployment web/admission-create");
+    expect(made(stack, "web", "admission", false)).toBe("Deployment web/admission-create");
+  });
+
+  it("takes no hook where the engine does not run hooks, and not the pod that waits for the Secret", () => {
+    expect(made([job(), rbac()].join("---\n"), "web", "admission", false)).toBeUndefined();
+    const stack = [operator, rbac()].join("---\n");
+    expect(made(stack, "web", "admission", true, (objects) => objects.find((o) => o.kind === "Deployment") as KubernetesObject)).toBeUndefined();
+    expect(made(stack, "web", "admission", true, (objects) => objects.find((o) => o.kind === "Role") as KubernetesObject)).toBe(
+      "Deployment web/admission-create",
+    );
   });
 });

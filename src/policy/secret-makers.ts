@@ -1,19 +1,30 @@
-// Secrets no template renders but a hook's program makes as the release
-// installs: an admission webhook's certificate, which kube-prometheus-stack
-// and ingress-nginx have a pre-install Job (kube-webhook-certgen) create as
-// `--secret-name=<name>` before the Deployment that mounts it exists.
+// Secrets no template renders but a program of the stack makes: an admission
+// webhook's certificate, which kube-prometheus-stack and ingress-nginx have a
+// pre-install Job (kube-webhook-certgen) create as `--secret-name=<name>`
+// before the Deployment that mounts it exists, and KEDA's operator makes as
+// it starts (`--cert-secret-name=kedaorg-certs`) while the pods that mount it
+// wait for it.
 import type { KubernetesObject, PolicyContext } from "../model/policy.js";
 import { containers, list, podTemplate, record, text, type Json } from "./objects.js";
 
 /**
- * The pre-install hook that makes Secret `namespace/name` at run time, if
- * any: a hook whose containers pass the name as an argument (`--secret-name=x`
- * or `x`) and whose service account the stack allows to create Secrets there.
+ * The workload or pre-install hook that makes Secret `namespace/name` at run
+ * time, if any: one whose containers pass the name as an argument
+ * (`--secret-name=x` or `x`) and whose service account the stack allows to
+ * create Secrets there. A hook counts only where the engine runs hooks
+ * (a post-install one runs after the pods that would wait for it); the pod
+ * that waits for the Secret (`consumer`) cannot be the one that makes it.
  */
-export function secretMadeByHook(context: PolicyContext, namespace: string, name: string): KubernetesObject | undefined {
+export function secretMaker(
+  context: PolicyContext,
+  namespace: string,
+  name: string,
+  { hooksRun, consumer }: { hooksRun: boolean; consumer?: KubernetesObject },
+): KubernetesObject | undefined {
   const objects = [...context.charts.values()].flat();
+  const runs = (object: KubernetesObject) => (object.hook === undefined ? object !== consumer : hooksRun && object.hook.events.includes("pre-install"));
   return objects.find((object) => {
-    const pod = object.hook?.events.includes("pre-install") === true && object.namespace === namespace ? podTemplate(object) : undefined;
+    const pod = object.namespace === namespace && runs(object) ? podTemplate(object) : undefined;
     if (pod === undefined || !containers(pod).some(({ container }) => namesInArguments(container, name))) return false;
     const account = text(pod.spec.serviceAccountName) ?? text(pod.spec.serviceAccount) ?? "default";
     return mayCreateSecrets(objects, namespace, account);
