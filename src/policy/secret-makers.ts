@@ -9,11 +9,13 @@ import { containers, list, podTemplate, record, text, type Json } from "./object
 
 /**
  * The workload or pre-install hook that makes Secret `namespace/name` at run
- * time, if any: one whose containers pass the name as an argument
- * (`--secret-name=x` or `x`) and whose service account the stack allows to
- * create Secrets there. A hook counts only where the engine runs hooks
- * (a post-install one runs after the pods that would wait for it); the pod
- * that waits for the Secret (`consumer`) cannot be the one that makes it.
+ * time, if any: one whose service account the stack allows to create
+ * Secrets there, and that names this one, in its containers' arguments
+ * (`--secret-name=x` or `x`) or in the `resourceNames` of its Secret rules
+ * (argo-cd's redis-secret-init Job, whose program has the name built in).
+ * A hook counts only where the engine runs hooks (a post-install one runs
+ * after the pods that would wait for it); the pod that waits for the Secret
+ * (`consumer`) cannot be the one that makes it.
  */
 export function secretMaker(
   context: PolicyContext,
@@ -25,9 +27,11 @@ export function secretMaker(
   const runs = (object: KubernetesObject) => (object.hook === undefined ? object !== consumer : hooksRun && object.hook.events.includes("pre-install"));
   return objects.find((object) => {
     const pod = object.namespace === namespace && runs(object) ? podTemplate(object) : undefined;
-    if (pod === undefined || !containers(pod).some(({ container }) => namesInArguments(container, name))) return false;
+    if (pod === undefined) return false;
     const account = text(pod.spec.serviceAccountName) ?? text(pod.spec.serviceAccount) ?? "default";
-    return mayCreateSecrets(objects, namespace, account);
+    const rules = secretRules(objects, namespace, account);
+    if (!rules.some((rule) => wants(rule.verbs, "create"))) return false;
+    return containers(pod).some(({ container }) => namesInArguments(container, name)) || rules.some((rule) => names(rule, name));
   });
 }
 
@@ -38,20 +42,29 @@ function namesInArguments(container: Json, name: string): boolean {
   return words.some((word) => word === name || word.endsWith(`=${name}`));
 }
 
-/** Whether a Role or ClusterRole of the stack that grants `create` on Secrets is bound to the service account. */
-function mayCreateSecrets(objects: readonly KubernetesObject[], namespace: string, account: string): boolean {
+function names(rule: Json, name: string): boolean {
+  return Array.isArray(rule.resourceNames) && rule.resourceNames.includes(name);
+}
+
+/**
+ * The rules on core Secrets that the stack's Roles and ClusterRoles grant the
+ * service account in `namespace`: through a RoleBinding there, or a
+ * ClusterRoleBinding.
+ */
+function secretRules(objects: readonly KubernetesObject[], namespace: string, account: string): Json[] {
   const group = "rbac.authorization.k8s.io";
-  const grants = (role: KubernetesObject) =>
-    list(role.body.rules).some((rule) => wants(rule.resources, "secrets") && wants(rule.verbs, "create") && wants(rule.apiGroups, ""));
-  return objects.some((binding) => {
-    if (binding.group !== group || (binding.kind !== "RoleBinding" && binding.kind !== "ClusterRoleBinding")) return false;
+  return objects.flatMap((binding) => {
+    if (binding.group !== group || !(binding.kind === "ClusterRoleBinding" || (binding.kind === "RoleBinding" && binding.namespace === namespace))) return [];
     const bound = list(binding.body.subjects).some(
       (subject) => subject.kind === "ServiceAccount" && subject.name === account && (text(subject.namespace) ?? binding.namespace) === namespace,
     );
-    if (!bound) return false;
+    if (!bound) return [];
     const ref = record(binding.body.roleRef);
     const roleNamespace = ref.kind === "ClusterRole" ? "" : binding.namespace;
-    return objects.some((role) => role.group === group && role.kind === ref.kind && role.name === ref.name && role.namespace === roleNamespace && grants(role));
+    return objects
+      .filter((role) => role.group === group && role.kind === ref.kind && role.name === ref.name && role.namespace === roleNamespace)
+      .flatMap((role) => list(role.body.rules))
+      .filter((rule) => wants(rule.resources, "secrets") && wants(rule.apiGroups, ""));
   });
 }
 

@@ -44,6 +44,7 @@ interface Rbac {
   refKind?: string;
   refName?: string;
   subject?: string;
+  bindingNamespace?: string;
 }
 
 function rbac({
@@ -57,6 +58,7 @@ function rbac({
   refKind = kind,
   refName = "certgen",
   subject = "{ kind: ServiceAccount, name: certgen, namespace: web }",
+  bindingNamespace = "web",
 }: Rbac = {}): string {
   const namespaced = kind === "Role" ? `, namespace: ${roleNamespace}` : "";
   return `apiVersion: ${roleGroup}/v1
@@ -66,7 +68,7 @@ rules: [${rule}]
 ---
 apiVersion: ${bindingGroup}/v1
 kind: ${bindingKind}
-metadata: { name: certgen${bindingKind === "RoleBinding" ? ", namespace: web" : ""} }
+metadata: { name: certgen${bindingKind === "RoleBinding" ? `, namespace: ${bindingNamespace}` : ""} }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ${refKind}, name: ${refName} }
 subjects: [${subject}]
 `;
@@ -100,6 +102,33 @@ describe("secretMadeByHook", () => {
     ["a Job of the release rather than a hook", job().replace(/, annotations: \{[^}]*\}/, ""), rbac()],
   ])("finds the Job when it names the Secret and may create Secrets through %s", (_, ...parts) => {
     expect(made(parts.join("---\n"))).toBe(MAKER);
+  });
+
+  // argo-cd 10.1.1: redis-secret-init runs `argocd admin redis-initial-password`, which has "argocd-redis" built in; its Role names it.
+  describe("a Job whose program has the name built in", () => {
+    const builtIn = job({ words: "command: [argocd, admin, redis-initial-password]" });
+    const named = (names: string) =>
+      rbac({
+        rule: `{ apiGroups: [""], resources: [secrets], resourceNames: ${names}, verbs: [get] }, { apiGroups: [""], resources: [secrets], verbs: [create] }`,
+      });
+
+    it("makes the Secret its Role names, where it may create Secrets", () => {
+      expect(made([builtIn, named("[admission]")].join("---\n"))).toBe(MAKER);
+    });
+
+    it.each([
+      ["its Role names another Secret", named("[argocd-redis]")],
+      ["its Role names none", named("[]")],
+      ["its Role names it but grants no create", rbac({ rule: `{ apiGroups: [""], resources: [secrets], resourceNames: [admission], verbs: [get, update] }` })],
+      [
+        "the name is on a rule for ConfigMaps",
+        rbac({
+          rule: `{ apiGroups: [""], resources: [configmaps], resourceNames: [admission], verbs: [get] }, { apiGroups: [""], resources: [secrets], verbs: [create] }`,
+        }),
+      ],
+    ])("makes nothing when %s", (_, roles) => {
+      expect(made([builtIn, roles].join("---\n"))).toBeUndefined();
+    });
   });
 
   it("takes the deprecated serviceAccount field, and the namespace's default account when none is named", () => {
@@ -136,6 +165,7 @@ describe("secretMadeByHook", () => {
     ["the subject is a user of that name", { subject: "{ kind: User, name: certgen, namespace: web }" }, true],
     ["the subject is another account", { subject: "{ kind: ServiceAccount, name: other, namespace: web }" }, true],
     ["the subject is the account of another namespace", { subject: "{ kind: ServiceAccount, name: certgen, namespace: other }" }, true],
+    ["the RoleBinding grants in another namespace", { bindingNamespace: "other", roleNamespace: "other" }, true],
   ] as const)("finds nothing when %s", (_, options, bound) => {
     expect(made(bound ? [job(), rbac(options)].join("---\n") : job())).toBeUndefined();
   });
