@@ -133,7 +133,9 @@ export const serviceTargetPort: PolicyRule = {
             target.name === undefined
               ? `targets port ${describePort(target)}, which no container of ${whose} lists (${declared}); it works only if a container listens there undeclared`
               : `targets port ${describePort(target)}, which no container of ${whose} names (${declared}): ${serves ? "this port gets no endpoints, the Service's other ports do" : "the Service gets no endpoints"}${aside ? " (a container the chart leaves out, such as a metrics exporter turned off?)" : ""}`,
-          hint: aside ? "nothing to do if that container is off on purpose; otherwise set targetPort to a containerPort (or its name) of the pods" : "set targetPort to a containerPort (or its name) of the pods",
+          hint: aside
+            ? "nothing to do if that container is off on purpose; otherwise set targetPort to a containerPort (or its name) of the pods"
+            : "set targetPort to a containerPort (or its name) of the pods",
           ...(target.name === undefined || aside ? { severity: "warning" as const } : {}),
         });
       }
