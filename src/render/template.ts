@@ -167,13 +167,19 @@ function helmFailure(request: TemplateRequest, args: string[], files: string[], 
 
 /** Whether helm runs with its schema validation off: it would fetch something (Helm 3 reads an unknown `$schema` as draft-07, fetching nothing). */
 export function skipsSchemaValidation(request: Pick<TemplateRequest, "schemaFetch" | "helm">): boolean {
-  const [major = 0] = request.helm.version.split(".").map(Number);
+  const [major] = majorMinor(request.helm.version);
   return request.schemaFetch === "references" || (request.schemaFetch === "meta-schema" && major >= 4);
+}
+
+/** A helm version's major and minor (`3.17.2` → 3, 17). */
+function majorMinor(version: string): [number, number] {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return [major, minor];
 }
 
 /** `--skip-schema-validation`, which Helm has from 3.16 on. */
 function skipSchemaFlag(request: TemplateRequest): string {
-  const [major = 0, minor = 0] = request.helm.version.split(".").map(Number);
+  const [major, minor] = majorMinor(request.helm.version);
   if (major === 3 && minor < 16) {
     throw new ChartroomError(
       "HELM_TOO_OLD",
