@@ -8,8 +8,14 @@ import { quickAnswer } from "./top.js";
 // await: a run then starts without Node's ES module loader.
 const argv = process.argv.slice(2);
 const quick = quickAnswer(argv);
-if (quick !== undefined) process.stdout.write(`${quick}\n`);
-else
+if (quick !== undefined) {
+  // A reader gone before the text is written (`chartroom --help | true`): quiet, SIGPIPE's status (cli/start.ts).
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(141);
+  });
+  process.stdout.write(`${quick}\n`);
+} else
   import("./boot.js")
     .then(({ loadStart }) => loadStart())
     // A failure past start()'s own reporting is unhandled, as a top-level await's was: printed, exit 1.

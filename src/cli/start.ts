@@ -19,19 +19,32 @@ z.config({ jitless: true });
 // its old bytes (writes are atomic renames). The work between two awaits is
 // bounded (patterns in linear time, schemas and values read without
 // hostile depth), so the handler runs within moments of the signal.
+function stopNow(code: number): never {
+  killAllNow();
+  abandonWritesNow();
+  removeAllNow();
+  releaseAllNow();
+  process.exit(code);
+}
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
   ["SIGHUP", 129],
 ] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    abandonWritesNow();
-    removeAllNow();
-    releaseAllNow();
-    process.exit(code);
-  });
+  process.once(signal, () => stopNow(code));
 }
+
+// A reader that stops early (`chartroom diff | head`) closes the pipe: the
+// run ends there, quietly and as interrupted (nothing half-written), with
+// the status SIGPIPE gives helm and kubectl in the same place (128 + 13).
+// Node ignores SIGPIPE, and the write's EPIPE was an unhandled error with a
+// stack trace.
+export const CLOSED_PIPE_EXIT = 141;
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    stopNow(CLOSED_PIPE_EXIT);
+  });
 
 export async function start(argv: string[]): Promise<void> {
   const result = await runCli(argv, {

@@ -31,6 +31,8 @@ export function runGroup(
     timeoutMs: number;
     input?: string /** `env` is the whole environment, not additions to this one. */;
     wholeEnv?: boolean;
+    /** Close the reading end of stdout at once, as `| head` does when it has read enough. */
+    closeStdout?: boolean;
   },
 ): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
@@ -42,6 +44,7 @@ export function runGroup(
       detached: true,
     });
     if (options.input !== undefined) child.stdin?.end(options.input);
+    if (options.closeStdout === true) child.stdout?.destroy();
     groups.add(child.pid as number);
     commands.add(child.pid as number);
     let stdout = "";
