@@ -107,7 +107,8 @@ const sucraseTrimmed: Plugin = {
 // run's peak memory, until a full collection).
 const WRAP = { banner: "(function (exports, require, module, __filename, __dirname) { ", footer: "\n});" };
 // What every file this script builds is: one CommonJS file for the Node the package supports.
-const COMMONJS = { bundle: true, format: "cjs", platform: "node", target: "node20", minifySyntax: true, logLevel: "warning" } as const;
+// ASCII only (esbuild escapes the rest): cli/boot.ts reads each file as latin1, the fast decoding, which is UTF-8's for ASCII.
+const COMMONJS = { bundle: true, format: "cjs", platform: "node", target: "node20", minifySyntax: true, charset: "ascii", logLevel: "warning" } as const;
 // import.meta.url in a CommonJS file: the file's own URL (util/installed.ts finds the package's files from it).
 const FILE_URL = 'const __chartroomFileUrl = require("node:url").pathToFileURL(__filename).href;';
 const out = join(root, "dist", "bundle");
@@ -184,10 +185,12 @@ await build({
 
 // The code cache is keyed by what each bundle holds: npm gives every installed file the same time.
 const manifest: Record<string, string> = {};
-for (const path of [file, kinds])
-  manifest[relative(out, path)] = createHash("sha256")
-    .update(await readFile(path))
-    .digest("hex");
+for (const path of [file, kinds]) {
+  const bytes = await readFile(path);
+  const wide = bytes.findIndex((byte) => byte > 0x7f);
+  if (wide >= 0) throw new Error(`${relative(root, path)} has a byte past ASCII at offset ${wide}: cli/boot.ts reads it as latin1`);
+  manifest[relative(out, path)] = createHash("sha256").update(bytes).digest("hex");
+}
 await writeFile(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const path of [file, kinds]) process.stdout.write(`built ${relative(root, path)}: ${((await readFile(path)).length / 1e6).toFixed(1)} MB\n`);
 
