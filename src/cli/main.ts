@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { endOnUnwritableOutput } from "./stream-errors.js";
 import { quickAnswer } from "./top.js";
 
 // The CLI's entry. `chartroom --help` and `--version` are answered from one
@@ -9,11 +10,7 @@ import { quickAnswer } from "./top.js";
 const argv = process.argv.slice(2);
 const quick = quickAnswer(argv);
 if (quick !== undefined) {
-  // A reader gone before the text is written (`chartroom --help | true`): quiet, SIGPIPE's status (cli/start.ts).
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    process.exit(141);
-  });
+  endOnUnwritableOutput((code) => process.exit(code));
   process.stdout.write(`${quick}\n`);
 } else
   import("./boot.js")

@@ -5,6 +5,7 @@ import { abandonWritesNow } from "../util/fs.js";
 import { removeAllNow } from "../util/temp.js";
 import { logProgress } from "./progress.js";
 import { runCli } from "./run.js";
+import { endOnUnwritableOutput } from "./stream-errors.js";
 
 // With cli/main.ts, the one place that prints and exits: every command but
 // `--help` and `--version` alone runs here.
@@ -34,17 +35,8 @@ for (const [signal, code] of [
   process.once(signal, () => stopNow(code));
 }
 
-// A reader that stops early (`chartroom diff | head`) closes the pipe: the
-// run ends there, quietly and as interrupted (nothing half-written), with
-// the status SIGPIPE gives helm and kubectl in the same place (128 + 13).
-// Node ignores SIGPIPE, and the write's EPIPE was an unhandled error with a
-// stack trace.
-export const CLOSED_PIPE_EXIT = 141;
-for (const stream of [process.stdout, process.stderr])
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    stopNow(CLOSED_PIPE_EXIT);
-  });
+// So does output nobody can take: a reader gone, a full disk (cli/stream-errors.ts).
+endOnUnwritableOutput(stopNow);
 
 export async function start(argv: string[]): Promise<void> {
   const result = await runCli(argv, {

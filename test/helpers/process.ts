@@ -33,6 +33,8 @@ export function runGroup(
     wholeEnv?: boolean;
     /** Close the reading end of stdout at once, as `| head` does when it has read enough. */
     closeStdout?: boolean;
+    /** A file descriptor the child writes its stdout to (`> file`), instead of a pipe read here. */
+    stdoutFd?: number;
   },
 ): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
@@ -40,7 +42,7 @@ export function runGroup(
     const child = spawn(file, args, {
       cwd: options.cwd,
       env: marked(env),
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
       detached: true,
     });
     if (options.input !== undefined) child.stdin?.end(options.input);
