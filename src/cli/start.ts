@@ -44,9 +44,22 @@ export async function start(argv: string[]): Promise<void> {
     env: process.env,
     colour: process.stdout.isTTY === true,
     progress: process.stderr.isTTY ? (line) => process.stderr.write(`\r\u001b[2K${line}`) : logProgress(Date.now()),
+    readStdin,
   });
   if (process.stderr.isTTY) process.stderr.write("\r\u001b[2K");
   if (result.output !== "") process.stdout.write(`${result.output}\n`);
   if (result.errors !== "") process.stderr.write(`${result.errors}\n`);
   process.exitCode = result.exitCode;
+}
+
+/** Standard input, whole, or its first `maxBytes` (then the rest is left unread). */
+async function readStdin(maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= maxBytes) break;
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
 }

@@ -33,7 +33,7 @@ export const checkCommand: Command<CheckReport> = {
     const cluster = clusterOption(args, context.cwd);
     const [{ check }, { valuesFiles }] = await Promise.all([import("../../workflows/check.js"), import("./values-files.js")]);
     return check(project, {
-      values: await valuesFiles(context.cwd, args),
+      values: await valuesFiles(context, args),
       charts: args.positionals,
       stack: stringOption(args, "stack"),
       strict: args.values.strict === true,

@@ -61,7 +61,7 @@ export const diffCommand: Command<DiffReport> = {
       stack: stringOption(args, "stack"),
       to: stringOption(args, "to"),
       base: stringOption(args, "base"),
-      values: await valuesFiles(context.cwd, args),
+      values: await valuesFiles(context, args),
       showSecrets: flag(args, "show-secrets"),
       showBookkeeping: flag(args, "show-bookkeeping"),
       showSchemaFields: flag(args, "show-schema-fields"),

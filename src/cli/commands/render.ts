@@ -32,7 +32,7 @@ export const renderCommand: Command<RenderReport> = {
       chart: args.positionals[0] as string,
       stack: stringOption(args, "stack"),
       version: stringOption(args, "version"),
-      values: await valuesFiles(context.cwd, args),
+      values: await valuesFiles(context, args),
       showSecrets: flag(args, "show-secrets"),
       noCache: flag(args, "no-cache"),
     });

@@ -4,7 +4,7 @@
 /** What `-f/--values`, `--set`, `--set-string` and `--set-file` take, for a command's help. */
 export const VALUES_HELP = [
   "  -f, --values <file>    more values above the platform's, as values given in code",
-  "                         in the Pulumi program are (repeatable; the last wins)",
+  "                         in the Pulumi program are (repeatable; the last wins; - is stdin)",
   "      --set <k=v>        a value, read as helm reads --set: a.b=1,list[0]=x,items={x,y},",
   "                         \\ before , . = [ ] { } takes it as it is; true, false, null and",
   "                         integers are typed (repeatable)",
