@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
@@ -46,15 +46,36 @@ export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<S
   const file = join(folder, "chartroom.cjs");
   const require = createRequire(file);
   let kinds: Record<string, () => unknown> | undefined;
-  const withKinds = (id: string): unknown => {
-    if (id.startsWith("kubernetes-models/") && manifest["kinds.cjs"] !== undefined) {
-      kinds ??= compiled<Record<string, () => unknown>>(join(folder, "kinds.cjs"), manifest["kinds.cjs"], env);
-      const bundled = kinds[id];
-      if (bundled !== undefined) return bundled();
-    }
-    return require(id);
+  const kind = (id: string): (() => unknown) | undefined => {
+    if (!id.startsWith("kubernetes-models/") || manifest["kinds.cjs"] === undefined) return undefined;
+    kinds ??= compiled<Record<string, () => unknown>>(join(folder, "kinds.cjs"), manifest["kinds.cjs"], env);
+    return kinds[id];
   };
-  return compiled<Start>(file, manifest["chartroom.cjs"] ?? "", env, Object.assign(withKinds, { resolve: require.resolve, cache: require.cache }));
+  return compiled<Start>(
+    file,
+    manifest["chartroom.cjs"] ?? "",
+    env,
+    Object.assign(bundleRequire(require, kind), { resolve: require.resolve, cache: require.cache }),
+  );
+}
+
+/**
+ * The bundle's `require`: a kind kinds.cjs holds from there, anything else
+ * from Node. Node compiles its own modules (node:crypto and the fifteen
+ * behind it, streams, child_process…) through the code cache it embeds, and
+ * V8 refuses that cache under the CLI's tuned flags as it refuses any: each
+ * compiled from source cost a warm diff 5 % of its instructions, a cold check
+ * 4 %. So each is loaded the first time with V8's defaults.
+ */
+export function bundleRequire(require: (id: string) => unknown, kind: (id: string) => (() => unknown) | undefined): (id: string) => unknown {
+  const loaded = new Set<string>();
+  return (id) => {
+    const bundled = kind(id);
+    if (bundled !== undefined) return bundled();
+    if (!isBuiltin(id) || loaded.has(id)) return require(id);
+    loaded.add(id);
+    return withV8Defaults(() => require(id));
+  };
 }
 
 /**

@@ -85,9 +85,9 @@ function optimizerSettings(v8Version: string): Setting[] {
 
 // The flags are the process's, and so is this: the CLI's bundle and its boot
 // (cli/boot.ts, outside the bundle) each hold a copy of this module.
-const shared = globalThis as unknown as Record<symbol, { tuned: Setting[] } | undefined>;
+const shared = globalThis as unknown as Record<symbol, { tuned: Setting[]; atDefaults: boolean } | undefined>;
 const KEY = Symbol.for("chartroom.v8-tuning");
-shared[KEY] ??= { tuned: [] };
+shared[KEY] ??= { tuned: [], atDefaults: true };
 const state = shared[KEY];
 
 /** Tune V8 for a short run (the CLI, at start): each setting the user has not given node. */
@@ -119,6 +119,12 @@ export function tunedFlags(): string[] {
   return state.tuned.map((setting) => setting.short);
 }
 
+/** Whether V8 runs with its own settings at this moment (never tuned, given back, or inside withV8Defaults), for tests. */
+export function atV8Defaults(): boolean {
+  return state.tuned.length === 0 || state.atDefaults;
+}
+
 function set(value: "short" | "default"): void {
   for (const setting of state.tuned) setFlagsFromString(setting[value]);
+  state.atDefaults = value === "default";
 }
