@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
 import { Script } from "node:vm";
 import { cacheDir } from "../util/cache-root.js";
 import { installedFile } from "../util/installed.js";
@@ -36,6 +37,9 @@ type Manifest = Record<string, string>;
  */
 export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<Start> {
   tuneForShortRun();
+  // What every command loads from Node's own modules outside the bundle's require (bundleRequire):
+  // its standard streams (a file's, a pipe's or a terminal's) and the argument parser util loads on first use.
+  withV8Defaults(() => [process.stdout, process.stderr, parseArgs]);
   const folder = installedFile("bundle");
   let manifest: Manifest;
   try {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { withV8Defaults } from "./v8-tuning.js";
 
 const require = createRequire(import.meta.url);
 
@@ -12,7 +13,8 @@ const require = createRequire(import.meta.url);
 export function onFirstUse<T>(name: string): () => T {
   let loaded: T | undefined;
   return () => {
-    loaded ??= require(name) as T;
+    // With V8's own flags: Node compiles its modules through a code cache V8 refuses under the CLI's (util/v8-tuning.ts).
+    loaded ??= withV8Defaults(() => require(name) as T);
     return loaded;
   };
 }

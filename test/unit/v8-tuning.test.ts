@@ -172,3 +172,15 @@ describe("Node's own modules under the CLI's settings", () => {
     ]);
   });
 });
+
+describe("Node's modules chartroom loads on first use", () => {
+  it("load with V8's defaults, so through Node's code cache (test/fixtures/v8/flag-windows.cjs lists what loaded under tuned flags)", () => {
+    const firstUse = JSON.stringify(join(root, "src/util/on-first-use.ts"));
+    const preload = join(root, "test/fixtures/v8/flag-windows.cjs");
+    const tuned = (script: string) =>
+      JSON.parse(inNode(`const { onFirstUse } = await import(${firstUse}); tuning.tuneForShortRun(); ${script}`, ["-r", preload])) as string[];
+    expect(tuned('onFirstUse("node:zlib")();')).not.toContain("zlib");
+    // The meter itself: a module required plainly under tuned flags is listed.
+    expect(tuned('(await import("node:module")).createRequire(import.meta.url)("node:zlib");')).toContain("zlib");
+  });
+});
