@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { benchCheckValues } from "./check-values.js";
 import { benchCliStart } from "./cli-start.js";
 import { benchImageLock } from "./image-lock.js";
+import { asOnAUsersMachine } from "./lib/environment.js";
 import { benchIndexResolve } from "./index-resolve.js";
 import { benchLargeInputs } from "./large-inputs.js";
 import { benchLiveReview } from "./live-review.js";
@@ -52,6 +53,7 @@ async function benchDeploy(): Promise<Record<string, string | number>> {
   };
 }
 
+asOnAUsersMachine();
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
   process.stdout.write(`\n## ${name}\n\n`);
