@@ -12,7 +12,7 @@ export interface CliContext {
   progress: (line: string) => void;
   /** Whether stdout is a terminal (colour then, unless --color, NO_COLOR or FORCE_COLOR say otherwise: cli/output.ts). */
   colour: boolean;
-  /** Standard input, whole, for `-f -`; at most `maxBytes` of it (more rejects with the bytes read so far). None where there is no stdin to read. */
+  /** Standard input, whole, or its first `maxBytes` when it holds more (the rest unread), for `-f -`. None where there is no stdin to read. */
   readStdin?: (maxBytes: number) => Promise<Buffer>;
 }
 

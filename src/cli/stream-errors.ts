@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 
 /** The status SIGPIPE gives helm and kubectl when their reader is gone (128 + 13). */
-export const CLOSED_PIPE_EXIT = 141;
+const CLOSED_PIPE_EXIT = 141;
 
 /**
  * When the CLI's stdout or stderr cannot be written. A reader that stops

@@ -185,7 +185,8 @@ export function textFor(bytes: Buffer, path: string, what: string, options: { pl
   }
 }
 
-function megabytes(bytes: number): string {
+/** A size as the limits' messages give it: `64.0 MiB`. */
+export function megabytes(bytes: number): string {
   return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 }
 

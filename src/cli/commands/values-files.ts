@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { ChartroomError } from "../../errors/index.js";
 import type { SetFlag, ValuesLayer } from "../../model/values.js";
-import { maxFileBytes, readTextFor, textFor } from "../../util/fs.js";
+import { maxFileBytes, megabytes, readTextFor, textFor } from "../../util/fs.js";
 import { sha256Hex } from "../../util/hash.js";
 import { parseValuesFile, rememberSecretLooking } from "../../values/layers.js";
 import { flagValues, renameSetFiles, SET_ORDER } from "../../values/set-flags.js";
@@ -49,7 +49,7 @@ export async function valuesFiles(context: Pick<CliContext, "cwd" | "readStdin">
 
 const STDIN = "-";
 /** How findings and errors name the values read from standard input. */
-export const STDIN_NAME = "(stdin)";
+const STDIN_NAME = "(stdin)";
 
 /** `-f -`: standard input as a values file's text, within the same limits (size, UTF-8). */
 async function stdinText(context: Pick<CliContext, "readStdin">): Promise<string> {
@@ -60,7 +60,7 @@ async function stdinText(context: Pick<CliContext, "readStdin">): Promise<string
   // One byte past the limit is enough to refuse: the rest is never read.
   const bytes = await context.readStdin(max + 1);
   if (bytes.length > max)
-    throw new ChartroomError("INPUT_TOO_LARGE", `${what} are over the ${(max / (1 << 20)).toFixed(1)} MiB chartroom reads`, {
+    throw new ChartroomError("INPUT_TOO_LARGE", `${what} are over the ${megabytes(max)} chartroom reads`, {
       place: { file: STDIN_NAME },
       hint: "give them in a file, or raise CHARTROOM_MAX_FILE_BYTES if they really are this large",
     });
