@@ -17,6 +17,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { seedCodeCache } from "./seed-code-cache.js";
+import { fillIdentifierTable, IDENTIFIER_FILE } from "./sucrase-tables.js";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -101,6 +102,12 @@ const sucraseTrimmed: Plugin = {
     }));
   },
 };
+const sucraseTables: Plugin = {
+  name: "sucrase-tables",
+  setup(builder) {
+    builder.onLoad({ filter: IDENTIFIER_FILE }, async (args) => ({ contents: fillIdentifierTable(await readFile(args.path, "utf8")), loader: "js" }));
+  },
+};
 // Each bundle file is written as the function Node wraps a CommonJS module in
 // (Module.wrap's text): cli/boot.ts compiles it as it is, where wrapping it
 // at run time copied the whole text into a second string (≈3 MB of a cold
@@ -128,7 +135,7 @@ await build({
   define: { "import.meta.url": "__chartroomFileUrl", "import.meta.dirname": "__dirname" },
   banner: { js: `${WRAP.banner}${FILE_URL}` },
   footer: { js: WRAP.footer },
-  plugins: [englishOnly, sucraseTrimmed],
+  plugins: [englishOnly, sucraseTrimmed, sucraseTables],
 });
 // The built-in kinds charts render most, with the kubernetes-models runtime,
 // for the schema rule (cli/boot.ts answers the CLI bundle's require of them
