@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { didYouMean } from "../util/nearest.js";

@@ -1,6 +1,6 @@
 import { ENGINE_NAMES, type EngineName } from "../model/engine.js";
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import { didYouMean } from "../util/nearest.js";
 import { helmRange } from "../util/helm-range.js";
 

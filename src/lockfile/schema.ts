@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // charts.lock.json as a file: its own schema, and its own types inferred from
 // it. A change to an in-memory type elsewhere must never change this file;

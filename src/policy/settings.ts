@@ -1,5 +1,5 @@
 import { isMap, isNode, isPair, isSeq, LineCounter, parseDocument } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { ChartroomError } from "../errors/index.js";
 import type { Severity } from "../model/findings.js";
 import type { ExternalObject } from "../model/policy.js";

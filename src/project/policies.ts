@@ -2,7 +2,7 @@ import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import { readdirSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";

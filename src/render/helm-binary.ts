@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
 import type yauzl from "yauzl";
-import { z } from "zod";
+import * as z from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { recordStore } from "../store/records.js";
 import { readGoBuildInfo } from "./go-build-info.js";

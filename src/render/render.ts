@@ -1,6 +1,6 @@
 import { diffValues } from "../util/tree.js";
 import { formatPath } from "../util/tree-path.js";
-import { z } from "zod";
+import * as z from "zod";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";

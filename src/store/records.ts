@@ -1,6 +1,6 @@
 import { cacheError } from "./cache-errors.js";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
 

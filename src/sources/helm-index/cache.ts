@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ChartVersion } from "../../model/charts.js";
 import { recordStore } from "../../store/records.js";
 import type { RepoIndex } from "./file.js";

@@ -1,6 +1,6 @@
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import { ChartroomError } from "../../errors/index.js";
 import { isRecord } from "../../util/json.js";
 import { normaliseDigest } from "../../util/hash.js";
