@@ -105,7 +105,10 @@ const built = new Map<ArgumentOf, z.ZodType>();
 
 function schemaOf(fn: ArgumentOf): z.ZodType {
   let schema = built.get(fn);
-  if (schema === undefined) built.set(fn, (schema = SCHEMAS[fn]()));
+  if (schema === undefined) {
+    schema = SCHEMAS[fn]();
+    built.set(fn, schema);
+  }
   return schema;
 }
 
