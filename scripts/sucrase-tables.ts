@@ -1,8 +1,8 @@
 // sucrase builds its character tables when it loads: it marks every
 // character past ASCII as an identifier character one store at a time,
-// 65,408 stores in V8's interpreter (≈27 M instructions, 6 % of a warm
-// review, every run that loads a config). TypedArray's fill stores the same
-// ones at once. The build fails if sucrase no longer has that loop, rather
+// 65,408 stores in V8's interpreter, in every run that loads a config.
+// TypedArray's fill stores the same ones at once: a warm review 459 → 441 M
+// instructions. The build fails if sucrase no longer has that loop, rather
 // than shipping its slow start unnoticed (test/unit/sucrase-tables.test.ts
 // checks the tables come out the same).
 
