@@ -26,11 +26,16 @@ function codeOf(file: string, text: string): string[] {
   return code.split("\n");
 }
 
+/** The TypeScript files git tracks under `folders`. */
+function trackedTypeScript(...folders: string[]): string[] {
+  return execFileSync("git", ["ls-files", ...folders], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((name) => name.endsWith(".ts"));
+}
+
 describe("the code's shape", () => {
   it(`keeps code within ${WIDTH} columns (biome formats to it; only a long string or comment may run past)`, async () => {
-    const files = execFileSync("git", ["ls-files", "src", "test", "scripts", "bench", "pulumi"], { cwd: ROOT, encoding: "utf8" })
-      .split("\n")
-      .filter((name) => name.endsWith(".ts"));
+    const files = trackedTypeScript("src", "test", "scripts", "bench", "pulumi");
     expect(files.length).toBeGreaterThan(100);
     const long: string[] = [];
     for (const file of files) {
@@ -44,9 +49,7 @@ describe("the code's shape", () => {
   });
 
   it("orders text by code unit, never by locale (util/order.ts): the same output on every machine", async () => {
-    const files = execFileSync("git", ["ls-files", "src"], { cwd: ROOT, encoding: "utf8" })
-      .split("\n")
-      .filter((name) => name.endsWith(".ts"));
+    const files = trackedTypeScript("src");
     const uses: string[] = [];
     for (const file of files) {
       const code = codeOf(file, await readFile(join(ROOT, file), "utf8"));
@@ -56,11 +59,8 @@ describe("the code's shape", () => {
   });
 
   it("imports zod as a namespace, which esbuild shakes: `import { z }` bundles all of zod, and every CLI run set it up (≈20 M instructions of a warm diff)", async () => {
-    const files = execFileSync("git", ["ls-files", "src"], { cwd: ROOT, encoding: "utf8" })
-      .split("\n")
-      .filter((name) => name.endsWith(".ts"));
     const whole: string[] = [];
-    for (const file of files) {
+    for (const file of trackedTypeScript("src")) {
       const text = await readFile(join(ROOT, file), "utf8");
       for (const [i, line] of text.split("\n").entries()) if (/^import (type )?(\{[^}]*\bz\b[^}]*\}|z) from "zod/.test(line)) whole.push(`${file}:${i + 1}`);
     }
