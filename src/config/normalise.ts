@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import type * as z from "zod";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";

@@ -1,5 +1,5 @@
 import { ENGINE_NAMES, type EngineName } from "../model/engine.js";
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import * as z from "zod";
 import { didYouMean } from "../util/nearest.js";
 import { helmRange } from "../util/helm-range.js";

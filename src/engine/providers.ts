@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 
 // The Kubernetes provider releases chartroom knows, by the @pulumi/kubernetes
 // version that installs them: the Helm SDK each embeds (helm.sh/helm/v3 in

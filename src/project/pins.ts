@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import { verifyProvenance, type Signer } from "../chart/provenance.js";
 import type { ChartSpec } from "../config/types.js";
 import { chooseEngine, mergeStacks } from "../engine/choice.js";

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { accessSync, closeSync, constants, createWriteStream, fstatSync, openSync, readSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import type yauzl from "yauzl";
 import * as z from "zod";
 import { ChartroomError } from "../errors/index.js";

@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "./semver.js";
 
 /**
  * A Helm version constraint (Masterminds semver, as `helm install --version`

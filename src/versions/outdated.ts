@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import type { ChartSpec } from "../config/types.js";
 import type { ChartVersion } from "../model/charts.js";
 import { highestInRange, latestVersion } from "./resolve.js";

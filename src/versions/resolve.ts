@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import { meetsConstraint } from "../util/helm-range.js";
 import { ChartroomError } from "../errors/index.js";
 import type { ChartVersion } from "../model/charts.js";

@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import { meetsConstraint } from "../util/helm-range.js";
 
 /**

@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import { ChartroomError } from "../errors/index.js";
 import { LOCKFILE_VERSION, type LockedChart, type LockedImage, type Lockfile } from "../lockfile/schema.js";
 import { findStale, staleReasons } from "../lockfile/stale.js";

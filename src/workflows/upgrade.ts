@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../util/semver.js";
 import type { ChartReport } from "../diff/model.js";
 import { attachFindings, diffReport, liveStops } from "../diff/report.js";
 import { ChartroomError } from "../errors/index.js";

@@ -1,4 +1,4 @@
-import semver from "semver";
+import * as semver from "../../util/semver.js";
 import type { KubernetesObject, PolicyRule, RuleResult } from "../../model/policy.js";
 import { list, record, text } from "../objects.js";
 import { sealedBytes, sealedNotBase64 } from "../../util/sealed.js";

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import semver from "semver";
+import * as semver from "../../util/semver.js";
 import type { PolicyRule, RuleResult } from "../../model/policy.js";
 import { installedFile } from "../../util/installed.js";
 import { isRecord } from "../../util/json.js";

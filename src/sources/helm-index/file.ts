@@ -1,5 +1,5 @@
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
-import semver from "semver";
+import * as semver from "../../util/semver.js";
 import * as z from "zod";
 import { ChartroomError } from "../../errors/index.js";
 import { isRecord } from "../../util/json.js";

@@ -21,7 +21,7 @@ import {
   tagToVersion,
   versionToTag,
 } from "./reference.js";
-import semver from "semver";
+import * as semver from "../../util/semver.js";
 
 const MAX_TAG_PAGES = 1000;
 
