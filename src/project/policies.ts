@@ -1,7 +1,8 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
@@ -274,20 +275,39 @@ async function findingsKey(project: Project, stack: StackSpec | undefined, chart
 let fingerprint: string | undefined;
 
 /**
- * The built-in rules' files (size and time of each): a chartroom upgrade or a
- * rebuild misses the cache. Read synchronously: thirty-three stats at once
- * took ≈10 ms of a cold operator diff's profile, and take ≈2 ms in a row.
+ * The built-in rules' code and data: a chartroom upgrade or a rebuild misses
+ * the cache. From the CLI bundle, its digest and the data files the rules
+ * read (dist/policy/data/) stand for the rules' code; from modules, the size
+ * and time of each file of the rules' folder. Read synchronously: thirty-three
+ * stats at once took ≈10 ms of a cold operator diff's profile; the bundle's
+ * way takes one read and a stat.
  */
 function rulesFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
-  const folder = installedFile("policy");
+  const bundle = bundleManifest();
+  const folder = bundle === null ? installedFile("policy") : installedFile("policy", "data");
   const names = readdirSync(folder, { recursive: true, encoding: "utf8" }).sort();
   const stats = names.map((name) => {
     const info = statSync(join(folder, name));
     return `${name} ${info.size} ${info.mtimeMs}`;
   });
-  fingerprint = sha256Hex(stats.join("\n"));
+  fingerprint = sha256Hex([bundle ?? "modules", ...stats].join("\n"));
   return fingerprint;
+}
+
+/**
+ * The CLI bundle's manifest (each bundle file's sha256, scripts/build-cli.ts)
+ * when this code runs from the bundle; null when it runs from modules (tsc's
+ * dist/, sources through tsx), whose code no one digest names.
+ */
+function bundleManifest(): string | null {
+  if (basename(dirname(fileURLToPath(import.meta.url))) !== "bundle") return null;
+  try {
+    return readFileSync(installedFile("bundle", "manifest.json"), "utf8");
+  } catch {
+    // A bundle without its manifest is not one cli/boot.ts runs.
+    return null;
+  }
 }
 
 /**

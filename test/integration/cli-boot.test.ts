@@ -2,9 +2,9 @@
 // the first run writes the cache, the next ones use it, and a cache that does
 // not fit (damaged, another build) is refused by V8 and made again. None of
 // it can fail a run.
-import { appendFile, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { packChart } from "../helpers/pack.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
@@ -161,6 +161,39 @@ describe("the CLI's code cache", () => {
     const again = await runGroup(process.execPath, [compiledCli(), "check", "-o", "json"], { cwd: dir, env, timeoutMs: 120_000 });
     expect(again.stdout).toBe(result.stdout);
     expect(await Promise.all(caches.map(async (file) => (await stat(file)).mtimeMs))).toStrictEqual(written);
+  });
+
+  it("keys cached findings by the bundle it runs and the rules' data: a rebuilt bundle or new data misses, the modules' rule files do not count", async () => {
+    // A copy of the package's dist/ inside the checkout, so that the bundle's own requires still find node_modules.
+    const scratch = join(ROOT, ".cache", "test");
+    await mkdir(scratch, { recursive: true });
+    const copy = await mkdtemp(join(scratch, "dist-"));
+    onTestFinished(() => rm(copy, { recursive: true, force: true }));
+    await cp(join(ROOT, "dist"), join(copy, "dist"), { recursive: true });
+    const project = await tempDir();
+    for (const name of ["chartroom.config.ts", "charts.lock.json", "charts", "values", "policies"])
+      await cp(join(ROOT, name), join(project, name), { recursive: true });
+    const cache = join(project, ".cache");
+    const records = async () => {
+      const result = await runGroup(process.execPath, [join(copy, "dist", "cli", "main.cjs"), "check", "webapp", "--stack", "dev", "-o", "json"], {
+        cwd: project,
+        env: { CHARTROOM_CACHE: cache, CHARTROOM_TODAY: "2026-11-30", HELM_BIN: await helm(4), NO_COLOR: "1" },
+        timeoutMs: 120_000,
+      });
+      expect(JSON.parse(result.stdout)).toMatchObject({ report: "check" });
+      return (await readdir(join(cache, "findings"))).length;
+    };
+    expect(await records()).toBe(1);
+    expect(await records()).toBe(1);
+    // tsc's rule modules: the bundle does not run them.
+    await appendFile(join(copy, "dist", "policy", "rules", "security.js"), "\n// changed\n");
+    expect(await records()).toBe(1);
+    // Another bundle (its manifest names other digests).
+    await appendFile(join(copy, "dist", "bundle", "manifest.json"), "\n");
+    expect(await records()).toBe(2);
+    // Other data for the rules.
+    await appendFile(join(copy, "dist", "policy", "data", "kubernetes-fields.json"), "\n");
+    expect(await records()).toBe(3);
   });
 
   it("loads no HTTP or TLS module in a run that asks no server (a folder repository), nor punycode for formats no shipped kind checks; warm, no node:zlib or node:child_process; no ES module loaded", async () => {
