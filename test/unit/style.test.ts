@@ -66,4 +66,13 @@ describe("the code's shape", () => {
     }
     expect(whole).toStrictEqual([]);
   });
+
+  it("takes semver's functions from util/semver, never semver's index, which sets up all its modules at every CLI run", async () => {
+    const whole: string[] = [];
+    for (const file of trackedTypeScript("src")) {
+      const text = await readFile(join(ROOT, file), "utf8");
+      for (const [i, line] of text.split("\n").entries()) if (/from "semver"/.test(line)) whole.push(`${file}:${i + 1}`);
+    }
+    expect(whole).toStrictEqual([]);
+  });
 });
