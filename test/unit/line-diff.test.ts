@@ -1,6 +1,7 @@
 // A long value changed in a few of its lines, as unified hunks: the text's
 // own lines, JSON kept in a string pretty-printed first, a list of scalars
 // one element a line; everything else is left to a before/after pair.
+import { applyPatch, structuredPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONTEXT, lineDiff } from "../../src/diff/lines.js";
 
@@ -94,5 +95,76 @@ describe("lineDiff", () => {
     const lines = (prefix: string) => Array.from({ length: 3000 }, (_, i) => `${prefix}${i}`).join("\n");
     expect(lineDiff(lines("a"), lines("b"))).toBeUndefined();
     expect(lineDiff(lines("a"), lines("a").replace("a7\n", "x\n"))?.added).toBe(1);
+  });
+
+  // jsdiff over the whole of both texts: what lineDiff gave before it cut the lines both share at their ends.
+  // A last line without a newline is the same line, as lineDiff reads it.
+  const close = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+  const whole = (before: string, after: string, context: number) =>
+    (structuredPatch("", "", close(before), close(after), "", "", { context, maxEditLength: 1000 })?.hunks ?? []).map((hunk) => ({
+      before: { start: hunk.oldStart, lines: hunk.oldLines },
+      after: { start: hunk.newStart, lines: hunk.newLines },
+      lines: hunk.lines,
+    }));
+
+  it("gives a long text's hunks as jsdiff gives them over the whole text, the change in its middle, near its start or near its end", () => {
+    const dashboard = Array.from({ length: 700 }, (_, i) => `    "panel ${i}": { "title": "p${i}" },`);
+    for (const at of [0, 1, 2, 3, 4, 350, 695, 696, 697, 698, 699])
+      for (const context of [0, 1, 3, 5]) {
+        const changed = dashboard.map((line, i) => (i === at ? line.replace("title", "name") : line));
+        const added = [...dashboard.slice(0, at), "    extra,", ...dashboard.slice(at)];
+        for (const after of [changed, added]) {
+          const diff = lineDiff(dashboard.join("\n"), after.join("\n"), context);
+          expect(diff?.hunks, `line ${at}, context ${context}`).toStrictEqual(whole(dashboard.join("\n"), after.join("\n"), context));
+        }
+      }
+  });
+
+  it("cuts shared ends at whole lines of both texts: a line that ends as another does is not shared", () => {
+    for (const [before, after] of [
+      ["x\nb", "x\na b"],
+      ["x\na b", "x\nb"],
+      ["b\ny", "a b\ny"],
+    ] as const)
+      for (const context of [0, 1, 3]) expect(lineDiff(before, after, context)?.hunks, `${before} → ${after}`).toStrictEqual(whole(before, after, context));
+  });
+
+  it("gives hunks that turn the one text into the other, with as many lines added and removed as jsdiff finds, on texts of repeated lines", () => {
+    // Repeated lines make several smallest diffs: where one reads a line as moved, another may read it as kept.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pool = ["a", "b", "c", "", "dd", "a b"];
+    let same = 0;
+    for (let run = 0; run < 3000; run++) {
+      const lines = Array.from({ length: 2 + next(12) }, () => pool[next(pool.length)] as string);
+      const other = [...lines];
+      for (let edit = next(4); edit >= 0; edit--) {
+        const at = next(other.length + 1);
+        if (next(2) === 0) other.splice(at, 0, pool[next(pool.length)] as string);
+        else other.splice(at, 1);
+      }
+      const [before, after, context] = [lines.join("\n"), other.join("\n"), next(5)];
+      const diff = lineDiff(before, after, context);
+      const reference = whole(before, after, context);
+      const count = (mark: string) => reference.flatMap((hunk) => hunk.lines).filter((line) => line.startsWith(mark)).length;
+      expect([diff?.added ?? 0, diff?.removed ?? 0], `${JSON.stringify(before)} → ${JSON.stringify(after)}`).toStrictEqual([count("+"), count("-")]);
+      const hunks = (diff?.hunks ?? []).map((hunk) => ({
+        oldStart: hunk.before.start,
+        oldLines: hunk.before.lines,
+        newStart: hunk.after.start,
+        newLines: hunk.after.lines,
+        lines: hunk.lines,
+      }));
+      expect(
+        applyPatch(close(before), { oldFileName: "", newFileName: "", oldHeader: "", newHeader: "", hunks }),
+        `${JSON.stringify(before)} → ${JSON.stringify(after)}`,
+      ).toBe(close(after));
+      if (JSON.stringify(diff?.hunks ?? []) === JSON.stringify(reference)) same++;
+    }
+    // Most come out exactly as jsdiff's over the whole text.
+    expect(same).toBeGreaterThan(2900);
   });
 });
