@@ -87,20 +87,21 @@ function patch(form: LineDiff["form"], before: string, after: string, context: n
  * instructions. Both texts end with a newline. `head` and `tail` are the characters
  * cut from each end of both (whole lines), `skipped` the lines cut from the start.
  */
-function commonEnds(a: string, b: string, context: number): { head: number; tail: number; skipped: number } {
+export function commonEnds(a: string, b: string, context: number): { head: number; tail: number; skipped: number } {
   const shortest = Math.min(a.length, b.length);
   const same = sharedLength(shortest, (from, to) => a.slice(from, to) === b.slice(from, to));
   // The start of the first line that differs, then `context` lines back.
   const differs = same === 0 ? 0 : a.lastIndexOf("\n", same - 1) + 1;
   let head = differs;
-  for (let i = 0; i < context && head > 0; i++) head = head < 2 ? 0 : a.lastIndexOf("\n", head - 2) + 1;
+  for (let i = 0; i < context; i++) head = head < 2 ? 0 : a.lastIndexOf("\n", head - 2) + 1;
   let skipped = 0;
   for (let at = a.indexOf("\n"); at !== -1 && at < head; at = a.indexOf("\n", at + 1)) skipped++;
   // The same from the end, never reaching into the lines both start with.
   const end = sharedLength(shortest - differs, (from, to) => a.slice(a.length - to, a.length - from) === b.slice(b.length - to, b.length - from));
   const lineStart = (text: string, at: number) => at === 0 || text.charCodeAt(at - 1) === 10;
+  // Whole lines only: where the shared end does not start a line in both texts, from the next line on.
   const from = a.length - end;
-  let tail = end === 0 || (lineStart(a, from) && lineStart(b, b.length - end)) ? end : a.length - a.indexOf("\n", from) - 1;
+  let tail = lineStart(a, from) && lineStart(b, b.length - end) ? end : a.length - a.indexOf("\n", from) - 1;
   for (let i = 0; i < context && tail > 0; i++) tail = a.length - a.indexOf("\n", a.length - tail) - 1;
   return { head, tail, skipped };
 }

@@ -3,7 +3,7 @@
 // one element a line; everything else is left to a before/after pair.
 import { applyPatch, structuredPatch } from "diff";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONTEXT, lineDiff } from "../../src/diff/lines.js";
+import { commonEnds, DEFAULT_CONTEXT, lineDiff } from "../../src/diff/lines.js";
 
 const file = (changed: string) => Array.from({ length: 12 }, (_, i) => (i === 6 ? changed : `line ${i}`)).join("\n");
 
@@ -166,5 +166,38 @@ describe("lineDiff", () => {
     }
     // Most come out exactly as jsdiff's over the whole text.
     expect(same).toBeGreaterThan(2900);
+  });
+
+  it("cuts exactly the whole lines both texts share at each end, less the context asked for", () => {
+    const seven = (changed: string) => `l0\nl1\nl2\n${changed}\nl4\nl5\nl6\n`;
+    const cases: [string, string, number, { head: number; tail: number; skipped: number }][] = [
+      [seven("X"), seven("Y"), 0, { head: 9, tail: 9, skipped: 3 }],
+      [seven("X"), seven("Y"), 1, { head: 6, tail: 6, skipped: 2 }],
+      [seven("X"), seven("Y"), 3, { head: 0, tail: 0, skipped: 0 }],
+      [seven("X"), seven("Y"), 9, { head: 0, tail: 0, skipped: 0 }],
+      // The same text: all of it shares its start, nothing its end.
+      ["x\ny\n", "x\ny\n", 0, { head: 4, tail: 0, skipped: 2 }],
+      ["x\ny\n", "x\ny\n", 1, { head: 2, tail: 0, skipped: 1 }],
+      // One line ends as the other does: only what follows it is shared.
+      ["x\nb\n", "x\na b\n", 0, { head: 2, tail: 0, skipped: 1 }],
+      ["x\nb\nz\n", "x\na b\nz\n", 0, { head: 2, tail: 2, skipped: 1 }],
+      // The first line differs; the end still counts whole lines.
+      ["A\nz\n", "B\nz\n", 0, { head: 0, tail: 2, skipped: 0 }],
+      ["Az\nz\n", "Bz\nz\n", 0, { head: 0, tail: 2, skipped: 0 }],
+      // One text starts the other: the end never reaches into the start.
+      ["x\n", "x\ny\n", 0, { head: 2, tail: 0, skipped: 1 }],
+      ["x\ny\n", "x\n", 0, { head: 2, tail: 0, skipped: 1 }],
+      ["x\nx\n", "x\nx\nx\n", 0, { head: 4, tail: 0, skipped: 2 }],
+      // Empty lines, one back from the second line and from the first.
+      ["\n\nA\n", "\n\nB\n", 1, { head: 1, tail: 0, skipped: 1 }],
+      ["\nA\n", "\nB\n", 1, { head: 0, tail: 0, skipped: 0 }],
+      ["A\n\n\n", "B\n\n\n", 1, { head: 0, tail: 1, skipped: 0 }],
+      // A first line both lack, one text's empty: nothing shared at the start.
+      ["\nA\n", "B\nA\n", 0, { head: 0, tail: 2, skipped: 0 }],
+      // The whole of one text is the other's end, or its end meets the shared start.
+      ["A\n", "B\nA\n", 0, { head: 0, tail: 2, skipped: 0 }],
+      ["x\nz\n", "x\ny\nz\n", 0, { head: 2, tail: 2, skipped: 1 }],
+    ];
+    for (const [a, b, context, cut] of cases) expect(commonEnds(a, b, context), `${JSON.stringify(a)} ${JSON.stringify(b)} ${context}`).toStrictEqual(cut);
   });
 });
