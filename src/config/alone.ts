@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname } from "node:path";
 import { compileFunction } from "node:vm";
-import { transform as sucrase } from "sucrase";
+import { transpiled } from "./transpiled.js";
 
 /**
  * A module that imports nothing but the names in `provided` and Node's
@@ -12,14 +12,15 @@ import { transform as sucrase } from "sucrase";
  * the module imports anything else or uses what only a module loader gives
  * (import.meta, top-level await), or when it does not parse: jiti
  * loads it then, and its errors are the ones users see. What the module
- * throws as it runs is thrown as it is.
+ * throws as it runs is thrown as it is. With `cacheRoot`, sucrase's code is
+ * kept there for the next run (transpiled.ts).
  */
-export function evaluateAlone(file: string, provided: Readonly<Record<string, unknown>>): { exports: unknown } | undefined {
+export function evaluateAlone(file: string, provided: Readonly<Record<string, unknown>>, cacheRoot?: string): { exports: unknown } | undefined {
   // Read through node:fs, as jiti reads it: an observer sees the same input.
   const source = readFileSync(file, "utf8");
   let code: string;
   try {
-    code = sucrase(source, { transforms: /\.[cm]?tsx?$/.test(file) ? ["typescript", "imports"] : ["imports"], filePath: file }).code;
+    code = transpiled(source, file, cacheRoot);
   } catch {
     return undefined;
   }

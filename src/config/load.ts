@@ -18,11 +18,11 @@ import type { Config } from "./types.js";
 export const CONFIG_NAMES = ["chartroom.config.ts", "chartroom.config.mts", "chartroom.config.js", "chartroom.config.mjs"];
 
 /** Find the config in `cwd` (or take `explicit`), load it, normalise it. */
-export async function loadConfig(options: { cwd?: string; file?: string } = {}): Promise<Config> {
+export async function loadConfig(options: { cwd?: string; file?: string; cacheRoot?: string } = {}): Promise<Config> {
   const file = await findConfig(options.cwd ?? process.cwd(), options.file);
   // A folder or a pipe where the config should be: said plainly, not as a loader's error.
   const bytes = await readFileFor(file, "the config file", { maxBytes: maxFileBytes() });
-  const written = await importOnce(file, bytes);
+  const written = await importOnce(file, bytes, options.cacheRoot);
   return normaliseConfig(written, file);
 }
 
@@ -67,14 +67,14 @@ const inMemory = { chartroom: { ...define, __esModule: true } };
 // (diff --base loads the same config twice, in two checkouts).
 const loaded = new Map<string, Promise<{ value: unknown; inputs: Inputs }>[]>();
 
-async function importOnce(file: string, bytes: Buffer): Promise<unknown> {
+async function importOnce(file: string, bytes: Buffer, cacheRoot: string | undefined): Promise<unknown> {
   const key = sha256Hex(bytes);
   const root = dirname(file);
   for (const earlier of loaded.get(key) ?? []) {
     const done = await earlier.catch(() => undefined);
     if (done !== undefined && stillHolds(done.inputs, root, process.env)) return done.value;
   }
-  const load = observed(root, () => importConfig(file), isLoaderCache);
+  const load = observed(root, () => importConfig(file, cacheRoot), isLoaderCache);
   const list = loaded.get(key) ?? loaded.set(key, []).get(key) ?? [];
   list.push(load);
   // A failed load is not kept; nor one that can never be reused.
@@ -85,9 +85,9 @@ async function importOnce(file: string, bytes: Buffer): Promise<unknown> {
   return (await load).value;
 }
 
-async function importConfig(file: string): Promise<unknown> {
+async function importConfig(file: string, cacheRoot: string | undefined): Promise<unknown> {
   try {
-    const module = (await importTypeScript(file)) as { default?: unknown };
+    const module = (await importTypeScript(file, cacheRoot)) as { default?: unknown };
     return module.default ?? module;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -154,8 +154,8 @@ const CACHE_ERRNO = new Set(["ENOSPC", "EROFS", "EACCES", "EPERM", "EDQUOT", "EN
  * cache cannot be written, the module is loaded again without it rather than
  * failing as if the module were broken.
  */
-export async function importTypeScript(file: string): Promise<unknown> {
-  const alone = evaluateAlone(file, inMemory);
+export async function importTypeScript(file: string, cacheRoot?: string): Promise<unknown> {
+  const alone = evaluateAlone(file, inMemory, cacheRoot);
   if (alone !== undefined) return alone.exports;
   const alias = { chartroom: selfEntry };
   try {

@@ -53,7 +53,7 @@ export function startPolicies(project: Project): void {
 
 /** policies/ read once per project (absent: no settings, no custom rules), every name in it checked. */
 export function policiesOf(project: Project): Promise<Policies> {
-  project.memo.policies ??= readPolicies(join(project.config.dir, "policies")).then((policies) => checkNames(project, policies));
+  project.memo.policies ??= readPolicies(join(project.config.dir, "policies"), project.cacheRoot).then((policies) => checkNames(project, policies));
   return project.memo.policies;
 }
 
@@ -91,7 +91,7 @@ function checkNames(project: Project, policies: Policies): Policies {
   return policies;
 }
 
-async function readPolicies(folder: string): Promise<Policies> {
+async function readPolicies(folder: string, cacheRoot: string): Promise<Policies> {
   const settings = emptySettings();
   const custom: PolicyRule[] = [];
   const names = (await readdir(folder).catch(() => [] as string[])).sort();
@@ -102,7 +102,7 @@ async function readPolicies(folder: string): Promise<Policies> {
       for (const name of names) {
         const file = join(folder, name);
         if (/\.ya?ml$/.test(name)) addPolicyFile(settings, `policies/${name}`, await readFile(file, "utf8"));
-        else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`));
+        else if (/\.(m?ts|m?js)$/.test(name) && !name.endsWith(".d.ts")) custom.push(await loadRule(file, `policies/${name}`, cacheRoot));
       }
     },
     isLoaderCache,
@@ -110,10 +110,10 @@ async function readPolicies(folder: string): Promise<Policies> {
   return { settings, custom, inputs: loaded.inputs };
 }
 
-async function loadRule(file: string, shown: string): Promise<PolicyRule> {
+async function loadRule(file: string, shown: string, cacheRoot: string): Promise<PolicyRule> {
   let rule: unknown;
   try {
-    const module = (await importTypeScript(file)) as { default?: unknown };
+    const module = (await importTypeScript(file, cacheRoot)) as { default?: unknown };
     rule = module.default;
   } catch (error) {
     const message = (error as Error).message ?? String(error);

@@ -98,9 +98,12 @@ export interface Project {
 /** Load the config and the lock of the platform in `options.dir`. */
 export async function openProject(options: ProjectOptions = {}): Promise<Project> {
   const dir = resolve(options.dir ?? process.cwd());
+  // The config's transpiled code is kept in the cache folder: checked first.
+  const cacheRoot = cacheDir(options.env ?? process.env);
+  checkCacheFolder(cacheRoot);
   const config =
     options.config === undefined
-      ? await loadConfig({ cwd: dir, file: options.configFile })
+      ? await loadConfig({ cwd: dir, file: options.configFile, cacheRoot })
       : normaliseConfig(options.config, join(dir, options.configFile ?? CONFIG_NAMES[0] ?? "chartroom.config.ts"));
   const lockPath = join(config.dir, LOCKFILE_NAME);
   return projectOf(config, await readLock(lockPath), options);

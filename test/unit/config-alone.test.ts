@@ -1,12 +1,14 @@
 // Configs and policy rules that import nothing but "chartroom" and Node's
 // built-ins run without jiti (src/config/alone.ts); anything else goes to jiti.
 import { randomUUID } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluateAlone } from "../../src/config/alone.js";
 import { loadConfig } from "../../src/config/load.js";
+import { transpiled } from "../../src/config/transpiled.js";
+import { observed } from "../../src/util/observe.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const provided = { chartroom: { __esModule: true, defineConfig: (config: unknown) => config } };
@@ -101,5 +103,49 @@ describe("loading a config", () => {
     await loadConfig({ cwd: dir });
     delete process.env.CHARTROOM_TEST_ALONE;
     expect(counter.chartroomAloneLoads).toBe(2);
+  });
+});
+
+describe("sucrase's code kept in the cache folder", () => {
+  const SOURCE = 'import { defineConfig } from "chartroom";\nconst name: string = "kept";\nexport default defineConfig({ name });\n';
+
+  it("is written owner-only at the first run and read, not made, at the next; another source or path is another file", async () => {
+    const cache = await tempDir();
+    const file = await moduleFile(SOURCE);
+    const code = transpiled(SOURCE, file, cache);
+    expect(code).toContain('"kept"');
+    expect(code).not.toContain(": string");
+    const folder = join(cache, "config-code");
+    const [kept, ...more] = await readdir(folder);
+    expect(more).toStrictEqual([]);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(folder, kept as string))).mode & 0o777).toBe(0o600);
+    // What the file holds is what the next run takes.
+    await writeFile(join(folder, kept as string), `${code}\n// read from the cache\n`);
+    expect(transpiled(SOURCE, file, cache)).toContain("// read from the cache");
+    expect(transpiled(SOURCE.replace("kept", "other"), file, cache)).toContain('"other"');
+    expect(transpiled(SOURCE, `${file}.other.ts`, cache)).not.toContain("// read from the cache");
+    expect(await readdir(folder)).toHaveLength(3);
+    // Without a cache folder: made every time, kept nowhere.
+    expect(transpiled(SOURCE, file)).toBe(code);
+  });
+
+  it("costs a run nothing where it cannot be written (a file stands where its folder would)", async () => {
+    const cache = await tempDir();
+    await mkdir(cache, { recursive: true });
+    await writeFile(join(cache, "config-code"), "not a folder");
+    const file = await moduleFile(SOURCE);
+    expect(evaluateAlone(file, provided, cache)?.exports).toMatchObject({ default: { name: "kept" } });
+    expect(await readFile(join(cache, "config-code"), "utf8")).toBe("not a folder");
+  });
+
+  it("is no input of the config: an observed load names the config's own file only, read from the cache or not", async () => {
+    const cache = await tempDir();
+    const file = await moduleFile(SOURCE);
+    for (let run = 0; run < 2; run++) {
+      const { inputs } = await observed(join(file, ".."), () => evaluateAlone(file, provided, cache));
+      expect([Object.keys(inputs.files), Object.keys(inputs.probes)]).toStrictEqual([["chartroom.config.ts"], []]);
+    }
+    expect(await readdir(join(cache, "config-code"))).toHaveLength(1);
   });
 });
