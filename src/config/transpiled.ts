@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getVersion, transform } from "sucrase";
 import { sha256Hex } from "../util/hash.js";
@@ -14,7 +14,8 @@ const FORMAT = 1;
  * bench's app chart reads it where sucrase parsed and wrote the config again,
  * ≈10 M of its 380 M instructions. Read and written outside any observation
  * (the cache is chartroom's, not what the config read); a file that cannot be
- * read is made again, one that cannot be written is no failure. Throws what
+ * read is made again, one that cannot be written is no failure, and none is
+ * written before the cache folder exists. Throws what
  * sucrase throws on a source it cannot read.
  */
 export function transpiled(source: string, file: string, cacheRoot?: string): string {
@@ -29,6 +30,9 @@ export function transpiled(source: string, file: string, cacheRoot?: string): st
       // Not kept yet (or unreadable): made below.
     }
     const code = made();
+    // Kept only in a cache folder the work has made already (an archive fetched, a render kept):
+    // a run that fails at its config, or just after, leaves no folder behind it.
+    if (!existsSync(cacheRoot)) return code;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const temporary = `${path}.${process.pid}.tmp`;

@@ -130,6 +130,13 @@ describe("sucrase's code kept in the cache folder", () => {
     expect(transpiled(SOURCE, file)).toBe(code);
   });
 
+  it("is not kept before the cache folder exists: a run that fails at its config leaves no folder behind", async () => {
+    const cache = join(await tempDir(), "cache");
+    const file = await moduleFile(SOURCE);
+    expect(transpiled(SOURCE, file, cache)).toContain('"kept"');
+    await expect(readdir(cache)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("costs a run nothing where it cannot be written (a file stands where its folder would)", async () => {
     const cache = await tempDir();
     await mkdir(cache, { recursive: true });
