@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getVersion, transform } from "sucrase";
 import { sha256Hex } from "../util/hash.js";
@@ -33,13 +33,16 @@ export function transpiled(source: string, file: string, cacheRoot?: string): st
     // Kept only in a cache folder the work has made already (an archive fetched, a render kept):
     // a run that fails at its config, or just after, leaves no folder behind it.
     if (!existsSync(cacheRoot)) return code;
+    const temporary = `${path}.${process.pid}.tmp`;
+    let folder = false;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const temporary = `${path}.${process.pid}.tmp`;
+      folder = true;
       writeFileSync(temporary, code, { mode: 0o600 });
       renameSync(temporary, path);
     } catch {
-      // A read-only or full cache folder: the next run transpiles again.
+      // A read-only or full cache folder: the next run transpiles again, and no half-written file stays.
+      if (folder) rmSync(temporary, { force: true });
     }
     return code;
   });

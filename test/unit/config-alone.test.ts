@@ -144,6 +144,14 @@ describe("sucrase's code kept in the cache folder", () => {
     const file = await moduleFile(SOURCE);
     expect(evaluateAlone(file, provided, cache)?.exports).toMatchObject({ default: { name: "kept" } });
     expect(await readFile(join(cache, "config-code"), "utf8")).toBe("not a folder");
+    // Written but not put in place (a folder stands at its name): no temporary file is left.
+    const other = await tempDir();
+    transpiled(SOURCE, file, other);
+    const [name] = await readdir(join(other, "config-code"));
+    const blocked = await tempDir();
+    await mkdir(join(blocked, "config-code", name as string), { recursive: true });
+    expect(evaluateAlone(file, provided, blocked)?.exports).toMatchObject({ default: { name: "kept" } });
+    expect(await readdir(join(blocked, "config-code"))).toStrictEqual([name]);
   });
 
   it("is no input of the config: an observed load names the config's own file only, read from the cache or not", async () => {
