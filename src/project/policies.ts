@@ -1,8 +1,7 @@
 import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import * as z from "zod";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
@@ -15,7 +14,7 @@ import { runPolicies, type PolicyChart } from "../policy/run.js";
 import { addPolicyFile, emptySettings, type PolicySettings, type SettingPlace } from "../policy/settings.js";
 import { recordStore } from "../store/records.js";
 import { sha256Hex } from "../util/hash.js";
-import { installedFile } from "../util/installed.js";
+import { installedFile, runsFromBundle } from "../util/installed.js";
 import { mergeInputs, observed, persistable, persistedHold, type Inputs } from "../util/observe.js";
 import { sealDigest } from "../util/sealed.js";
 import { sealingKey } from "../render/seal.js";
@@ -302,7 +301,7 @@ function rulesFingerprint(): string {
  * dist/, sources through tsx), whose code no one digest names.
  */
 function bundleManifest(): string | null {
-  if (basename(dirname(fileURLToPath(import.meta.url))) !== "bundle") return null;
+  if (!runsFromBundle()) return null;
   try {
     return readFileSync(installedFile("bundle", "manifest.json"), "utf8");
   } catch {

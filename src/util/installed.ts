@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -10,4 +10,9 @@ import { fileURLToPath } from "node:url";
  */
 export function installedFile(...parts: string[]): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", ...parts);
+}
+
+/** Whether this code runs from the CLI bundle (dist/bundle/, scripts/build-cli.ts), not from modules (tsc's dist/, sources through tsx). */
+export function runsFromBundle(): boolean {
+  return basename(dirname(fileURLToPath(import.meta.url))) === "bundle";
 }
