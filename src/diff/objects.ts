@@ -6,10 +6,10 @@ import { consequences, ENGINES } from "../engine/records.js";
 import { engineStep } from "../engine/steps.js";
 import type { EngineName } from "../model/engine.js";
 import type { ChangeTag, EngineStep, ObjectReport, ReportedChange } from "./model.js";
-import { formatPath } from "../util/tree-path.js";
+import { formatPath, startsWith } from "../util/tree-path.js";
 import { isSecretValuePath, maskSecretBody, maskSecretChange, unchangedSecretValues } from "./secrets.js";
 import { diffValues, type FieldChange } from "../util/tree.js";
-import { providerView } from "./provider-view.js";
+import { providerFields } from "./provider-view.js";
 import { byText } from "../util/order.js";
 import { lineDiff } from "./lines.js";
 
@@ -86,7 +86,7 @@ function safeBody(object: RenderedObject, options: DiffOptions): Record<string, 
 
 function compare(before: RenderedObject, after: RenderedObject, options: DiffOptions): ObjectReport | undefined {
   // As the engine sends them: a null (or, for built-in kinds, an empty map or list) is no field at all.
-  const raw = diffValues(providerView(before), providerView(after)).filter((change) => !isName(change));
+  const raw = diffValues(before.body, after.body, providerFields(after)).filter((change) => !isName(change));
   if (raw.length === 0) return undefined;
   // Helm creates hook objects anew on each run (their delete policy removes
   // the old one), so an immutable field on a hook is not a replacement.
@@ -131,8 +131,10 @@ function compare(before: RenderedObject, after: RenderedObject, options: DiffOpt
   return report;
 }
 
+/** `metadata.name`, read from the segments: formatting every change's path for this cost an operator upgrade's diff a tenth of what it allocated. */
 function isName(change: FieldChange): boolean {
-  return formatPath(change.path) === "metadata.name";
+  // Stryker disable next-line ConditionalExpression: a name is a string, so no change reaches below metadata.name.
+  return change.path.length === 2 && startsWith(change.path, ["metadata", "name"]);
 }
 
 function reported(change: FieldChange & { secret?: ReportedChange["secret"] }, path: string, tags: ChangeTag[], context?: number): ReportedChange {

@@ -1,4 +1,4 @@
-import { isRecord } from "./json.js";
+import { entryOf, isRecord } from "./json.js";
 import type { Segment } from "./tree-path.js";
 
 export type Op = "add" | "remove" | "change" | "reorder";
@@ -32,46 +32,83 @@ const MERGE_KEYS: Record<string, string[]> = {
   subjects: ["name"],
 };
 
-export function diffValues(before: unknown, after: unknown, path: Segment[] = [], out: FieldChange[] = []): FieldChange[] {
-  // One path stack for the whole walk, copied only when a change is recorded:
+/**
+ * How a side's fields are seen: a field whose value is `absent` is no field
+ * at all, and a change reports values as `shown`. The diff of a rendered
+ * object sees it as the provider sends it (diff/provider-view.ts) without
+ * copying it first.
+ */
+export interface FieldView {
+  /** Asked only of a field whose value is an object, a list or null: a string or number is always a field. */
+  absent(value: object | null): boolean;
+  shown(value: unknown): unknown;
+}
+
+/** One step of the walk: a map key, a list index, or a list item found by its merge key (a segment only when a change is recorded). */
+type Step = string | number | Segment;
+
+export function diffValues(before: unknown, after: unknown, view?: FieldView): FieldChange[] {
+  const out: FieldChange[] = [];
+  // One path stack for the whole walk, made into segments only when a change is recorded:
   // large CRD schemas have tens of thousands of nodes.
-  walk(before, after, [...path], out);
+  walk(before, after, [], out, view);
   return out;
 }
 
-function walk(before: unknown, after: unknown, path: Segment[], out: FieldChange[]): void {
+function walk(before: unknown, after: unknown, path: Step[], out: FieldChange[], view: FieldView | undefined): void {
   if (before === after) return;
   if (isRecord(before) && isRecord(after)) {
     for (const key in before) {
-      path.push({ key });
-      if (!Object.hasOwn(after, key)) out.push({ path: [...path], op: "remove", before: before[key] });
-      else walk(before[key], after[key], path, out);
+      const was = before[key];
+      if (absent(was, view)) continue;
+      path.push(key);
+      if (!Object.hasOwn(after, key) || absent(after[key], view)) out.push({ path: segments(path), op: "remove", before: shown(was, view) });
+      else walk(was, after[key], path, out, view);
       path.pop();
     }
     for (const key in after) {
-      if (!Object.hasOwn(before, key)) out.push({ path: [...path, { key }], op: "add", after: after[key] });
+      // A field both sides have was walked above.
+      if (Object.hasOwn(before, key) && !absent(before[key], view)) continue;
+      if (!absent(after[key], view)) out.push({ path: segments(path, key), op: "add", after: shown(after[key], view) });
     }
     return;
   }
   if (Array.isArray(before) && Array.isArray(after)) {
-    diffLists(before, after, path, out);
+    diffLists(before, after, path, out, view);
     return;
   }
-  if (!sameValue(before, after)) out.push({ path: [...path], op: "change", before, after });
+  if (!sameValue(before, after)) out.push({ path: segments(path), op: "change", before: shown(before, view), after: shown(after, view) });
 }
 
-function diffLists(before: unknown[], after: unknown[], path: Segment[], out: FieldChange[]): void {
+function absent(value: unknown, view: FieldView | undefined): boolean {
+  return view !== undefined && typeof value === "object" && view.absent(value);
+}
+
+function shown(value: unknown, view: FieldView | undefined): unknown {
+  return view === undefined ? value : view.shown(value);
+}
+
+function segments(path: readonly Step[], last?: Step): Segment[] {
+  const out = path.map(segmentOf);
+  if (last !== undefined) out.push(segmentOf(last));
+  return out;
+}
+
+function segmentOf(step: Step): Segment {
+  return typeof step === "string" ? { key: step } : typeof step === "number" ? { index: step } : step;
+}
+
+function diffLists(before: unknown[], after: unknown[], path: Step[], out: FieldChange[], view: FieldView | undefined): void {
   const last = path.at(-1);
-  const field = last !== undefined && "key" in last ? last.key : "";
-  const key = mergeKey(field, before, after);
+  const key = mergeKey(typeof last === "string" ? last : "", before, after);
   if (key === undefined) {
     if (before.length !== after.length) {
-      out.push({ path: [...path], op: "change", before, after });
+      out.push({ path: segments(path), op: "change", before: shown(before, view), after: shown(after, view) });
       return;
     }
     for (let index = 0; index < before.length; index++) {
-      path.push({ index });
-      walk(before[index], after[index], path, out);
+      path.push(index);
+      walk(before[index], after[index], path, out, view);
       path.pop();
     }
     return;
@@ -82,23 +119,23 @@ function diffLists(before: unknown[], after: unknown[], path: Segment[], out: Fi
   for (const item of before) {
     const id = keyOf(item);
     path.push({ match: key, value: id });
-    if (!afterByKey.has(id)) out.push({ path: [...path], op: "remove", before: item });
-    else walk(item, afterByKey.get(id), path, out);
+    if (!afterByKey.has(id)) out.push({ path: segments(path), op: "remove", before: shown(item, view) });
+    else walk(item, afterByKey.get(id), path, out, view);
     path.pop();
   }
   for (const item of after) {
     const id = keyOf(item);
-    if (!beforeByKey.has(id)) out.push({ path: [...path, { match: key, value: id }], op: "add", after: item });
+    if (!beforeByKey.has(id)) out.push({ path: segments(path, { match: key, value: id }), op: "add", after: shown(item, view) });
   }
   // Order after removing and appending; anything else is a reorder.
   const implied = [...before.map(keyOf).filter((id) => afterByKey.has(id)), ...after.map(keyOf).filter((id) => !beforeByKey.has(id))];
   const actual = after.map(keyOf);
-  if (implied.some((id, i) => id !== actual[i])) out.push({ path: [...path], op: "reorder", before: before.map(keyOf), after: actual, key });
+  if (implied.some((id, i) => id !== actual[i])) out.push({ path: segments(path), op: "reorder", before: before.map(keyOf), after: actual, key });
 }
 
 /** The first candidate key every item has, with no duplicates, on both sides. */
 function mergeKey(field: string, before: unknown[], after: unknown[]): string | undefined {
-  const candidates = MERGE_KEYS[field];
+  const candidates = entryOf(MERGE_KEYS, field);
   if (candidates === undefined) return undefined;
   const items = [...before, ...after];
   return candidates.find((key) => {

@@ -22,6 +22,13 @@ describe("diffObjects", () => {
   it("reports nothing for equal objects, and a name-only difference of a matched object is no change", () => {
     const a = object("ConfigMap", "a", { data: { k: "v" } });
     expect(diffObjects([a], [structuredClone(a)], options())).toStrictEqual([]);
+    const renamed = { ...a, body: { ...a.body, metadata: { name: "a-7f9c" } } };
+    expect(diffObjects([a], [renamed], options())).toStrictEqual([]);
+    // Any other field of metadata is a change, one beside the name included.
+    const annotated = { ...a, body: { ...a.body, metadata: { name: "a", annotations: { x: "1" } } } };
+    expect(diffObjects([a], [annotated], options()).map((report) => report.changes.map((change) => change.path))).toStrictEqual([["metadata.annotations"]]);
+    const named = { ...a, body: { ...a.body, metadata: { name: "a", namespace: "ns" } } };
+    expect(diffObjects([a], [named], options()).map((report) => report.changes.map((change) => change.path))).toStrictEqual([["metadata.namespace"]]);
   });
 
   it("compares objects as the provider sends them: a null is no field, nor an empty map or list of a built-in kind", () => {

@@ -154,9 +154,15 @@ describe("diffValues at the edges", () => {
     expect(diffValues([1, 2], [1, 3]).map((c) => formatPath(c.path))).toStrictEqual(["[1]"]);
   });
 
-  it("starts paths where it is told, without changing the caller's path", () => {
-    const start = [{ key: "spec" }];
-    expect(diffValues({ a: 1 }, { a: 2 }, start).map((c) => formatPath(c.path))).toStrictEqual(["spec.a"]);
-    expect(start).toStrictEqual([{ key: "spec" }]);
+  it("finds no merge key for a list under a name Object.prototype has", () => {
+    // MERGE_KEYS is a plain object: `constructor` read through it was a function, and the diff threw.
+    for (const field of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const before = JSON.parse(`{"${field}": [1, 2]}`) as unknown;
+      const after = JSON.parse(`{"${field}": [1, 3]}`) as unknown;
+      expect(
+        diffValues(before, after).map((c) => formatPath(c.path)),
+        field,
+      ).toStrictEqual([`${field}[1]`]);
+    }
   });
 });
