@@ -8,6 +8,7 @@ import { didYouMean } from "../util/nearest.js";
 import { COMMON_OPTIONS, commonHelp, type CliContext, type Command, type ParsedArgs } from "./command.js";
 import { colourOf, exitCodeFor, formatOf } from "./output.js";
 import { COMMANDS, topHelp, VERSION } from "./top.js";
+import { entryOf } from "../util/json.js";
 
 export interface RunResult {
   /** For stdout. */
@@ -28,7 +29,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<RunRe
   if (name === "--version" || name === "-v") return { output: VERSION, errors: "", exitCode: 0 };
   if (name === "completion") return completion(rest);
   if (name === "__complete") return { output: await namesToComplete(rest[0], context), errors: "", exitCode: 0 };
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const entry = entryOf(COMMANDS, name);
   if (entry === undefined)
     return usageError(
       new ChartroomError("USAGE", `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}`, {

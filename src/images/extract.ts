@@ -1,5 +1,5 @@
 import type { RenderedObject } from "../model/objects.js";
-import { isRecord } from "../util/json.js";
+import { entryOf, isRecord } from "../util/json.js";
 import { parseImage, type ImageReference } from "./reference.js";
 
 // Where a render names container images: every container of every pod a
@@ -39,7 +39,7 @@ export interface ImageUse {
 /** The keys from a workload's top to its pod spec, or undefined when the object runs no pods itself. */
 export function podSpecPath(object: Pick<RenderedObject, "group" | "kind">): string[] | undefined {
   if (object.kind === "Pod" && object.group === "") return ["spec"];
-  const template = POD_TEMPLATE_PATHS[object.kind];
+  const template = entryOf(POD_TEMPLATE_PATHS, object.kind);
   return template === undefined ? undefined : [...template, "spec"];
 }
 

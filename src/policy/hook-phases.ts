@@ -1,4 +1,5 @@
 import type { KubernetesObject } from "../model/policy.js";
+import { entryOf } from "../util/json.js";
 
 // When an object exists during a release's life, as Helm runs it: the
 // pre-install (pre-upgrade) hooks by weight, then the release's own objects,
@@ -32,7 +33,10 @@ export function momentsOf(object: Pick<KubernetesObject, "hook">): Moment[] {
       { flow: "upgrade", step: 1, weight: 0, event: "upgrade" },
     ];
   const weight = object.hook.weight;
-  return object.hook.events.flatMap((event) => (EVENTS[event] === undefined ? [] : [{ ...(EVENTS[event] as Pick<Moment, "flow" | "step">), weight, event }]));
+  return object.hook.events.flatMap((event) => {
+    const moment = entryOf(EVENTS, event);
+    return moment === undefined ? [] : [{ ...moment, weight, event }];
+  });
 }
 
 function goneAfterItsPhase(object: Pick<KubernetesObject, "hook">): boolean {

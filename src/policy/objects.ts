@@ -1,5 +1,5 @@
 import type { ExternalObject, KubernetesObject, PolicyContext } from "../model/policy.js";
-import { isRecord } from "../util/json.js";
+import { entryOf, isRecord } from "../util/json.js";
 import { isCustomResource } from "../render/kinds.js";
 import { POD_TEMPLATE_PATHS } from "../images/extract.js";
 
@@ -33,7 +33,7 @@ export function podTemplate(object: KubernetesObject): PodTemplate | undefined {
   if (object.kind === "Pod" && object.group === "") {
     return { object, path: "", labels: labels(record(object.body.metadata).labels), spec: record(object.body.spec) };
   }
-  const steps = POD_TEMPLATE_PATHS[object.kind];
+  const steps = entryOf(POD_TEMPLATE_PATHS, object.kind);
   if (steps === undefined) return undefined;
   let node: unknown = object.body;
   for (const step of steps) node = record(node)[step];

@@ -11,6 +11,7 @@ import { lockedUses } from "../lockfile/images.js";
 import { didYouMean } from "../util/nearest.js";
 import { renderFor } from "./rendering.js";
 import { stackName, stacksFor } from "./select.js";
+import { entryOf } from "../util/json.js";
 
 /** How `lock` treats images. */
 export interface ImageOptions {
@@ -207,7 +208,7 @@ export function unlockedUses(project: Project, current: Lockfile, outcome: Image
     const locked = current.charts[spec.key]?.images;
     if (locked === undefined) continue;
     for (const [stack, images] of Object.entries(outcome.images.get(spec.key) ?? {})) {
-      const had = new Set((Object.hasOwn(locked, stack) ? (locked[stack] ?? []) : []).map(useKey));
+      const had = new Set((entryOf(locked, stack) ?? []).map(useKey));
       for (const image of images)
         if (!had.has(useKey(image)))
           problems.push({

@@ -14,6 +14,15 @@ export function sortKeys(value: unknown): unknown {
   return out;
 }
 
+/**
+ * A table's entry for a key read from input (a field name, a kind, an
+ * event): its own entries only, so `constructor` or `toString` finds
+ * nothing instead of Object.prototype's function.
+ */
+export function entryOf<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

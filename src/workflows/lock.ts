@@ -13,6 +13,7 @@ import type { Project } from "../project/project.js";
 import { selectCharts, sourceOf } from "../project/select.js";
 import { whileWriting } from "../project/writing.js";
 import { byText } from "../util/order.js";
+import { entryOf } from "../util/json.js";
 
 /** Options of `lock`. */
 export interface LockOptions {
@@ -156,7 +157,7 @@ export function describeChanges(previous: Lockfile | null, next: Lockfile): Lock
   const before = previous?.charts ?? {};
   const changes: LockChange[] = [];
   for (const [chart, pin] of Object.entries(next.charts)) {
-    const old = Object.hasOwn(before, chart) ? before[chart] : undefined;
+    const old = entryOf(before, chart);
     if (old === undefined) changes.push({ chart, kind: "added", to: pin.version });
     else if (old.version === pin.version && old.digest !== pin.digest)
       changes.push({ chart, kind: "republished", from: old.version, to: pin.version, digests: { from: old.digest, to: pin.digest } });

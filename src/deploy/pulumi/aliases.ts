@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { entryOf } from "../../util/json.js";
 
 // A helm.v4.Chart child's URN holds its type, and the type holds the
 // apiVersion: `kubernetes:autoscaling/v2:HorizontalPodAutoscaler`. When a chart
@@ -31,7 +32,8 @@ export function apiVersionAliases(type: string): string[] {
   if (match === null) return [];
   const [, group = "", version = "", kind = ""] = match;
   if (group === "helm.sh" || group === "yaml") return [];
-  const groups = GROUP_MOVES[kind]?.includes(group) === true ? (GROUP_MOVES[kind] as string[]) : [group];
+  const moves = entryOf(GROUP_MOVES, kind);
+  const groups = moves?.includes(group) === true ? moves : [group];
   const out: string[] = [];
   for (const g of groups) for (const v of VERSIONS) if (g !== group || v !== version) out.push(`kubernetes:${g}/${v}:${kind}`);
   return out;

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import * as semver from "../../util/semver.js";
 import type { PolicyRule, RuleResult } from "../../model/policy.js";
 import { installedFile } from "../../util/installed.js";
-import { isRecord } from "../../util/json.js";
+import { entryOf, isRecord } from "../../util/json.js";
 
 /**
  * The field names of every built-in kind, from the Pulumi Kubernetes
@@ -67,7 +67,7 @@ function walkType(table: KubernetesFields, value: unknown, type: string, path: s
   if (fields === undefined || !isRecord(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const at = path === "" ? key : `${path}.${key}`;
-    const code = fields[key];
+    const code = entryOf(fields, key);
     if (code === undefined) report(at, key);
     else walkCode(table, child, code, at, report);
   }

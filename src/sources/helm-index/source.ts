@@ -5,6 +5,7 @@ import { memoize } from "../../util/pool.js";
 import type { RepoIndex } from "./file.js";
 import type { ChartSource } from "../types.js";
 import type { ChartVersion, FetchedArchive } from "../../model/charts.js";
+import { entryOf } from "../../util/json.js";
 
 /**
  * A source backed by a Helm index (file and http share this): the index is
@@ -21,7 +22,7 @@ export function indexSource(
     url,
     async listVersions(chart) {
       const entries = await index("index");
-      const versions = Object.hasOwn(entries, chart) ? entries[chart] : undefined;
+      const versions = entryOf(entries, chart);
       if (versions === undefined || versions.length === 0) {
         throw new ChartroomError("UNKNOWN_CHART", `chart "${chart}" is not in ${url}${didYouMean(chart, Object.keys(entries))}`, {
           place: { chart, url },
