@@ -288,7 +288,10 @@ function summariseSchema(
   const groups = new Map<string, ReportedChange[]>();
   for (const change of changes) {
     const path = SCHEMA_PATH.exec(change.path)?.[1];
-    if (path !== undefined) groups.set(path, [...(groups.get(path) ?? []), change]);
+    if (path === undefined) continue;
+    const group = groups.get(path);
+    if (group === undefined) groups.set(path, [change]);
+    else group.push(change);
   }
   const large = [...groups].filter(([, group]) => group.length > SCHEMA_FIELDS_LISTED);
   if (large.length === 0) return undefined;
