@@ -65,6 +65,12 @@ export const lockedChartSchema = z.looseObject({
   /** Per stack: fields that differ between two renders of the same inputs. */
   unstable: z.record(z.string(), z.array(z.string())).optional(),
   /**
+   * Per stack: a digest of the inputs those renders had (secret values left
+   * out, render/recorded.ts). A review renders the pin once, not twice,
+   * when its inputs digest the same.
+   */
+  renderInputs: z.record(z.string(), z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/), secretPaths: z.array(z.string()) })).optional(),
+  /**
    * Per stack: the API groups of the custom resources the chart renders with
    * the platform's values. A review whose CustomResourceDefinition changes
    * re-checks the charts that render its group, and no other.

@@ -84,6 +84,8 @@ export async function lockChart(project: Project, spec: ChartSpec, given: ChartV
     customResourceGroups: facts.customResourceGroups,
     engine: chooseEngine(spec, mergeStacks(facts.hooks), "rendered"),
   };
+  // Only a chart rendered twice has a record: one rendered once needs none.
+  if (Object.keys(facts.renderInputs).length > 0) entry.renderInputs = facts.renderInputs;
   if (spec.prerelease) entry.prerelease = true;
   if (signer !== undefined) entry.signer = signer;
   if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;

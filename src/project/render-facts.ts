@@ -3,7 +3,8 @@ import type { FetchedArchive } from "../model/charts.js";
 import { stableDisplayName } from "../model/objects.js";
 import { mapLimit } from "../util/pool.js";
 import { isCustomResource } from "../render/kinds.js";
-import { renderFor } from "./rendering.js";
+import { inputsRecordOf, renderFor } from "./rendering.js";
+import type { InputsRecord } from "../render/recorded.js";
 import type { Project } from "./project.js";
 import { stackName, stacksFor } from "./select.js";
 
@@ -11,6 +12,8 @@ import { stackName, stacksFor } from "./select.js";
 export interface RenderFacts {
   hooks: Record<string, Record<string, string[]>>;
   unstable: Record<string, string[]>;
+  /** The inputs those renders had, as a digest: a later render of the same inputs takes `unstable` from the lock. */
+  renderInputs: Record<string, InputsRecord>;
   /** The API groups of the custom resources it renders: a changed CRD re-checks only the charts that render its group. */
   customResourceGroups: Record<string, string[]>;
 }
@@ -21,10 +24,11 @@ export interface RenderFacts {
  * fields that change on every render.
  */
 export async function renderFacts(project: Project, spec: ChartSpec, archive: FetchedArchive, version: string): Promise<RenderFacts> {
-  const facts: RenderFacts = { hooks: {}, unstable: {}, customResourceGroups: {} };
+  const facts: RenderFacts = { hooks: {}, unstable: {}, renderInputs: {}, customResourceGroups: {} };
   const stacks = stacksFor(project);
   // The archive is in the store already: fetchVerified put it there (or found it).
-  const renderings = await mapLimit(stacks, stacks.length, (stack) => renderFor(project, { spec, stack, target: { fetched: archive, version } }));
+  const request = (stack: (typeof stacks)[number]) => ({ spec, stack, target: { fetched: archive, version } });
+  const renderings = await mapLimit(stacks, stacks.length, (stack) => renderFor(project, request(stack)));
   for (const [i, stack] of stacks.entries()) {
     const rendering = renderings[i] as Awaited<ReturnType<typeof renderFor>>;
     const hooks: Record<string, string[]> = {};
@@ -43,6 +47,8 @@ export async function renderFacts(project: Project, spec: ChartSpec, archive: Fe
       const [id = "", ...path] = entry.split(" ");
       return `${names.get(id) ?? id}: ${path.join(" ")}`;
     });
+    const record = await inputsRecordOf(project, request(stack), rendering.objects);
+    if (record !== undefined) facts.renderInputs[stackName(stack)] = record;
   }
   return facts;
 }

@@ -16,6 +16,10 @@ import { sha256Digest } from "../util/hash.js";
 import { stableStringify } from "../util/json.js";
 import { lockedDigests } from "../lockfile/images.js";
 import { postRendererFor } from "./post-renderer.js";
+import { inputsDigest, knownUnstable, type InputsRecord } from "../render/recorded.js";
+import { sealingKey, valuePathsInSecrets } from "../render/seal.js";
+import type { RenderedObject } from "../model/objects.js";
+import { stackName } from "./select.js";
 
 export interface RenderRequest {
   spec: ChartSpec;
@@ -52,19 +56,9 @@ export interface ChartRendering extends Rendering {
 
 /** Fetch (verified) and render one chart for one stack with the platform's values. */
 export async function renderFor(project: Project, request: RenderRequest): Promise<ChartRendering> {
-  const archive = await archiveFor(project, request.spec, request.target);
-  const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
-  const base = await renderInput(project, request, archive.digest);
-  // Under tpl, the values' own template calls count as the chart's.
-  const evaluated = inspection.evaluatesValues === true ? base.values.map((layer) => templateCalls(layer.text)) : [];
-  const input = {
-    ...base,
-    deterministic: inspection.deterministic && !evaluated.some((calls) => calls.changes),
-    readsClock: inspection.readsClock === true || evaluated.some((calls) => calls.readsClock),
-    roundsClock: inspection.roundsClock === true || evaluated.some((calls) => calls.roundsClock),
-    ...schemaFetchOf(inspection),
-    ...(request.once === true ? { once: true } : {}),
-  };
+  const input = await inputFor(project, request);
+  const known = knownFromLock(request, input);
+  if (known !== undefined) input.known = known;
   const onHelm = () => {
     for (const start of project.memo.whenHelmRuns.splice(0)) start();
   };
@@ -159,6 +153,53 @@ async function inputOf(project: Project, request: RenderRequest, archive: Render
     includeCrds: !spec.skipCrds,
     ...(spec.postRenderer === undefined ? {} : { postRenderer: postRendererFor(spec.postRenderer, project.config.dir) }),
   };
+}
+
+/** What `helm template` gets for a request, and what the chart's templates say about rendering it twice. */
+async function inputFor(project: Project, request: RenderRequest): Promise<RenderInput> {
+  const archive = await archiveFor(project, request.spec, request.target);
+  const inspection = await inspectionOf(project, archive, `${request.spec.chart}-${targetVersion(request.target)}`);
+  const base = await renderInput(project, request, archive.digest);
+  // Under tpl, the values' own template calls count as the chart's.
+  const evaluated = inspection.evaluatesValues === true ? base.values.map((layer) => templateCalls(layer.text)) : [];
+  return {
+    ...base,
+    deterministic: inspection.deterministic && !evaluated.some((calls) => calls.changes),
+    readsClock: inspection.readsClock === true || evaluated.some((calls) => calls.readsClock),
+    roundsClock: inspection.roundsClock === true || evaluated.some((calls) => calls.roundsClock),
+    ...schemaFetchOf(inspection),
+    ...(request.once === true ? { once: true } : {}),
+  };
+}
+
+/**
+ * A pin's fields that change on every render, from the lock, when it
+ * recorded them for these very inputs (render/recorded.ts): the pinned side
+ * of a review is rendered once.
+ */
+function knownFromLock(request: RenderRequest, input: RenderInput): RenderInput["known"] {
+  if (!("pin" in request.target) || input.deterministic === true || input.once === true) return undefined;
+  const stack = stackName(request.stack);
+  const record = request.target.pin.renderInputs?.[stack];
+  const entries = request.target.pin.unstable?.[stack];
+  if (record === undefined || entries === undefined) return undefined;
+  if (inputsDigest(input, record.secretPaths) !== record.digest) return undefined;
+  return (objects) => knownUnstable(entries, objects);
+}
+
+/**
+ * What the lock records of the inputs a pin's facts were rendered from, for
+ * one stack (render/recorded.ts): nothing for a chart rendered once anyway,
+ * nor for one that names objects at random (only a second render tells
+ * those names from the rest, and the lock lists no object without a field
+ * that changes).
+ */
+export async function inputsRecordOf(project: Project, request: RenderRequest, objects: readonly RenderedObject[]): Promise<InputsRecord | undefined> {
+  const input = await inputFor(project, request);
+  if (input.deterministic === true || input.once === true || objects.some((object) => object.generatedName !== undefined)) return undefined;
+  const secretPaths = valuePathsInSecrets(objects, input.values, await sealingKey(project.cacheRoot));
+  const digest = inputsDigest(input, secretPaths);
+  return digest === undefined ? undefined : { digest, secretPaths };
 }
 
 /** The engine a chart renders for: as declared, else as last locked (unknown before the first lock). */

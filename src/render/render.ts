@@ -33,6 +33,13 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
    * @default false
    */
   once?: boolean;
+  /**
+   * The fields the lock recorded as changing on every render of these very
+   * inputs (project/recorded.ts), as `id path` of the objects the first
+   * render made: taken instead of a second render. Undefined when they do
+   * not name those objects one to one; the second render runs then.
+   */
+  known?: (objects: readonly RenderedObject[]) => string[] | undefined;
 }
 
 export interface Rendering {
@@ -105,24 +112,55 @@ async function renderOnce(input: RenderInput, options: RenderOptions): Promise<R
   // The probe's second render leaves out crds/: helm copies those files, it never renders
   // them, so they cannot change between renders (kube-prometheus-stack: 4.5 MB of its 5.2).
   const again = () => helmTemplate({ ...request, includeCrds: false }, options.run);
-  const [first, second] =
-    input.deterministic === true || input.once === true
-      ? await render().then((text) => [text, text] as const)
-      : input.readsClock === true
-        ? await secondsApart(render, again, input.roundsClock === true)
-        : await settleAll([render(), again()]);
   const shared = options.shared ?? new Map();
-  const parsed = parseManifest(first, input.namespace, input.label, shared);
-  const reparsed = first === second ? parsed : parseManifest(second, input.namespace, input.label, shared);
+  const parse = (text: string) => parseManifest(text, input.namespace, input.label, shared);
+  const { first, second, parsed, known } = await probe(input, render, again, parse);
+  const reparsed = first === second ? parsed : parse(second);
   const generated = first === second ? new Map<RenderedObject, RenderedObject>() : generatedNames(parsed, reparsed);
   const sealed = sealSecrets(markGenerated(parsed, generated), key);
   rememberValuesInSecrets(sealed, input.values, key);
-  const unstable = first === second ? [] : unstableFields(sealed, reparsed === parsed ? sealed : sealSecrets(withTwinIds(reparsed, generated), key));
+  const unstable = known ?? (first === second ? [] : unstableFields(sealed, reparsed === parsed ? sealed : sealSecrets(withTwinIds(reparsed, generated), key)));
   if (reveal) return { objects: parsed, unstable, cached: false };
   const rendering = { objects: sealed, unstable };
   if (!cacheable) return { ...rendering, cached: false };
   await cache.write(cacheKey, rendering);
   return { ...rendering, cached: false, key: cacheKey };
+}
+
+interface Probed {
+  first: string;
+  /** The second render's text; the first's when there was none. */
+  second: string;
+  /** The first render's objects. */
+  parsed: RenderedObject[];
+  /** The fields that change on every render, from the lock's record (RenderInput.known). */
+  known?: string[];
+}
+
+/**
+ * The render, and the probe's second one where the fields that change on
+ * every render are to be found: at once, or a second apart for a chart that
+ * reads the clock, or only when the lock's record cannot name them.
+ */
+async function probe(
+  input: RenderInput,
+  render: () => Promise<string>,
+  again: () => Promise<string>,
+  parse: (text: string) => RenderedObject[],
+): Promise<Probed> {
+  if (input.deterministic === true || input.once === true) {
+    const text = await render();
+    return { first: text, second: text, parsed: parse(text) };
+  }
+  if (input.known === undefined && input.readsClock !== true) {
+    const [first, second] = await settleAll([render(), again()]);
+    return { first, second, parsed: parse(first) };
+  }
+  const first = await render();
+  const parsed = parse(first);
+  const known = input.known?.(parsed);
+  if (known !== undefined) return { first, second: first, parsed, known };
+  return { first, second: await (input.readsClock === true ? aSecondLater(again, input.roundsClock === true) : again()), parsed };
 }
 
 // Written by chartroom itself: the shape is checked, each object is trusted.
@@ -173,17 +211,16 @@ function rendersOnce(input: Pick<RenderInput, "once" | "deterministic">): boolea
 }
 
 /**
- * Two renders, the second started in a later second than the first ended:
- * `now | date …` then differs between them at any precision down to the
- * second, and is told apart from a real change (rendered at once, both fell
- * in the same second and the field looked stable). A time rounded to the
- * nearest second (`ago`) needs the two a whole second apart: the second
+ * The second of two renders, started in a later second than the first
+ * ended: `now | date …` then differs between them at any precision down to
+ * the second, and is told apart from a real change (rendered at once, both
+ * fell in the same second and the field looked stable). A time rounded to
+ * the nearest second (`ago`) needs the two a whole second apart: the second
  * render starts a second after the first ended.
  */
-async function secondsApart(render: () => Promise<string>, again: () => Promise<string>, wholeSecond: boolean): Promise<[string, string]> {
-  const first = await render();
+async function aSecondLater(again: () => Promise<string>, wholeSecond: boolean): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, (wholeSecond ? 1000 : 1000 - (Date.now() % 1000)) + 5));
-  return [first, await again()];
+  return again();
 }
 
 /**

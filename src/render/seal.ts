@@ -39,6 +39,26 @@ export function sealSecrets(objects: RenderedObject[], key: Buffer): RenderedObj
  * they are scrubbed from everything chartroom prints, as credentials are.
  */
 export function rememberValuesInSecrets(objects: readonly RenderedObject[], layers: readonly ValuesLayer[], key: Buffer): void {
+  const held = heldBySecrets(objects, key);
+  if (held === undefined) return;
+  for (const layer of layers) eachString(valuesOf(layer), (text) => held(text) && rememberSecret(text));
+}
+
+/**
+ * Where the values hold a string a Secret holds whole, each path as a JSON
+ * array of keys and indexes: what a record of a render's inputs leaves out
+ * (project/recorded.ts).
+ */
+export function valuePathsInSecrets(objects: readonly RenderedObject[], layers: readonly ValuesLayer[], key: Buffer): string[] {
+  const held = heldBySecrets(objects, key);
+  if (held === undefined) return [];
+  const paths = new Set<string>();
+  for (const layer of layers) eachString(valuesOf(layer), (text, path) => held(text) && paths.add(JSON.stringify(path)));
+  return [...paths].sort();
+}
+
+/** Whether a string is one of the Secrets' values, sealed under `key`; undefined when the objects have no Secret value. */
+function heldBySecrets(objects: readonly RenderedObject[], key: Buffer): ((text: string) => boolean) | undefined {
   const sealed = new Set<string>();
   const lengths = new Set<number>();
   for (const object of objects) {
@@ -54,13 +74,13 @@ export function rememberValuesInSecrets(objects: readonly RenderedObject[], laye
       }
     }
   }
-  if (sealed.size === 0) return;
-  for (const layer of layers) {
-    for (const text of stringsIn(layer.values ?? safeParse(layer.text))) {
-      // Only a string of a sealed value's length can be it: a values file has thousands of strings.
-      if (lengths.has(Buffer.byteLength(text)) && sealed.has(sealDigest(text, key))) rememberSecret(text);
-    }
-  }
+  if (sealed.size === 0) return undefined;
+  // Only a string of a sealed value's length can be it: a values file has thousands of strings.
+  return (text) => lengths.has(Buffer.byteLength(text)) && sealed.has(sealDigest(text, key));
+}
+
+function valuesOf(layer: ValuesLayer): unknown {
+  return layer.values ?? safeParse(layer.text);
 }
 
 function safeParse(text: string): unknown {
@@ -71,11 +91,23 @@ function safeParse(text: string): unknown {
   }
 }
 
-function stringsIn(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
-  else if (isRecord(value)) for (const item of Object.values(value)) stringsIn(item, out);
-  return out;
+/** Every string in a values tree, with its path of keys and indexes (one stack for the walk: a values file can hold millions of strings). */
+function eachString(value: unknown, visit: (text: string, path: readonly (string | number)[]) => unknown, path: (string | number)[] = []): void {
+  if (typeof value === "string") {
+    visit(value, path);
+  } else if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      eachString(value[index], visit, path);
+      path.pop();
+    }
+  } else if (isRecord(value)) {
+    for (const name of Object.keys(value)) {
+      path.push(name);
+      eachString(value[name], visit, path);
+      path.pop();
+    }
+  }
 }
 
 // One key per cache folder for the life of the process.

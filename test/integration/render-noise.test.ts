@@ -161,6 +161,53 @@ describe("render noise", () => {
     expect((JSON.parse(noisy.output) as JsonDiff).charts[0]?.unstable.paths).toStrictEqual(["ConfigMap apps/banner: data.banner"]);
   });
 
+  it("renders the pinned side once when the lock recorded its fields for the same inputs, and holds no secret in that record", async () => {
+    const dir = await twoVersions("keyed", {
+      "values.yaml": 'auth:\n  password: ""\ngreeting: hello\n',
+      "templates/secret.yaml":
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-auth\ndata:\n  password: {{ .Values.auth.password | default (randAlphaNum 16) | b64enc | quote }}\n",
+      "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n",
+    });
+    const counting = await countingHelm(dir);
+    const env = (cache: string) => ({ HELM_BIN: counting.path, CHARTROOM_CACHE: join(dir, cache) });
+    const lockFile = join(dir, "charts.lock.json");
+    const record = async () =>
+      (JSON.parse(await readFile(lockFile, "utf8")) as { charts: Record<string, { renderInputs?: Record<string, { digest: string; secretPaths: string[] }> }> })
+        .charts.keyed?.renderInputs?.dev;
+    expect((await cli(dir, ["lock"], env(".cache"))).errors).toBe("");
+    expect(await counting.renders()).toBe(2);
+    expect(await record()).toStrictEqual({ digest: expect.stringMatching(/^[0-9a-f]{64}$/), secretPaths: [] });
+    const diff = async (cache: string) => {
+      await counting.clear();
+      const result = await cli(dir, ["diff", "keyed", "--to", "1.0.1", "--format", "json"], env(cache));
+      expect(result.errors).toBe("");
+      const report = JSON.parse(result.output) as JsonDiff;
+      return { renders: await counting.renders(), unstable: report.charts[0]?.unstable.paths, changed: report.changed };
+    };
+    // Three helm runs, not four: the pin's fields that change on every render come from the lock.
+    const noise = { unstable: ["Secret apps/keyed-auth: data.password"], changed: false };
+    expect(await diff(".cache-1")).toStrictEqual({ renders: 3, ...noise });
+    // A value changed since the lock: the record is of other inputs, and the pin is probed again.
+    const values = join(dir, "values", "keyed");
+    await mkdir(values, { recursive: true });
+    await writeFile(join(values, "values.yaml"), "greeting: hi\n");
+    expect(await diff(".cache-2")).toStrictEqual({ renders: 4, ...noise });
+    // A password set where the chart generated one: probed again, and nothing changes at every render now.
+    await writeFile(join(values, "values.yaml"), "greeting: hi\nauth:\n  password: hunter2-first\n");
+    expect(await diff(".cache-3")).toStrictEqual({ renders: 4, unstable: [], changed: false });
+    // Locked with the password set, the record leaves it out: the lock holds the path, not the value in any form,
+    // and a lock made with another password records the same digest.
+    expect((await cli(dir, ["lock", "keyed"], env(".cache-4"))).errors).toBe("");
+    const withFirst = await record();
+    expect(withFirst?.secretPaths).toStrictEqual(['["auth","password"]']);
+    const text = await readFile(lockFile, "utf8");
+    for (const form of ["hunter2-first", Buffer.from("hunter2-first").toString("base64")]) expect(text).not.toContain(form);
+    await writeFile(join(values, "values.yaml"), "greeting: hi\nauth:\n  password: hunter2-second\n");
+    expect((await cli(dir, ["lock", "keyed"], env(".cache-5"))).errors).toBe("");
+    expect(await record()).toStrictEqual(withFirst);
+    expect(await diff(".cache-6")).toStrictEqual({ renders: 3, unstable: [], changed: false });
+  });
+
   it("renders once per side a chart that says `now` only in its prose, and twice a second apart one that calls `ago`", async () => {
     // prometheus-node-exporter's NOTES.txt says "Metrics endpoints is now HTTPS"; it calls nothing random.
     const dir = await twoVersions("exporter", {

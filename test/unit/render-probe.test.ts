@@ -65,3 +65,60 @@ describe("the probe's second render", () => {
     expect(rendering.unstable).toStrictEqual([]);
   });
 });
+
+// The lock records the fields that change on every render of a pin's very
+// inputs (render/recorded.ts): a render that knows them renders once.
+describe("a render that knows its fields that change on every render", () => {
+  const input: RenderInput = {
+    archive: { path: "/charts/web-1.0.0.tgz", digest: "sha256:00" },
+    helm: { path: "helm", version: "3.17.2", origin: "test" },
+    label: "web",
+    releaseName: "web",
+    namespace: "apps",
+    apiVersions: [],
+    values: [],
+  };
+  const helm = (calls: string[][]): Runner => {
+    let n = 0;
+    return async (_file, args) => {
+      calls.push(args);
+      return {
+        code: 0,
+        stdout: `---\n# Source: web/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: auth\nstringData:\n  password: random-${++n}\n`,
+        stderr: "",
+      };
+    };
+  };
+
+  it("renders once and takes them, named in that render", async () => {
+    const calls: string[][] = [];
+    const seen: string[][] = [];
+    const known = (objects: readonly { id: string }[]) => {
+      seen.push(objects.map((object) => object.id));
+      return ["/Secret/apps/auth stringData.password"];
+    };
+    const rendering = await renderChart({ ...input, known }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls).toHaveLength(1);
+    expect(seen).toStrictEqual([["/Secret/apps/auth"]]);
+    expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
+  });
+
+  it("renders the second time when they cannot be named, and finds them itself", async () => {
+    const calls: string[][] = [];
+    const rendering = await renderChart({ ...input, known: () => undefined }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true, false]);
+    expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
+  });
+
+  it("is rendered once anyway when its templates cannot change", async () => {
+    const calls: string[][] = [];
+    let asked = false;
+    const known = () => {
+      asked = true;
+      return [];
+    };
+    await renderChart({ ...input, deterministic: true, known }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    expect(calls).toHaveLength(1);
+    expect(asked).toBe(false);
+  });
+});
