@@ -3,7 +3,6 @@ import { sha256Hex } from "../util/hash.js";
 import { isRecord } from "../util/json.js";
 import { holdsSecret } from "../values/secret-keys.js";
 import type { RenderInput } from "./render.js";
-import { skipsSchemaValidation } from "./template.js";
 
 /**
  * What the lock records of the inputs its facts were rendered from, per
@@ -53,7 +52,7 @@ export function inputsDigest(input: Omit<RenderInput, "known">, secretPaths: rea
       releaseName: input.releaseName,
       namespace: input.namespace,
       includeCrds: input.includeCrds ?? true,
-      skipSchemaValidation: skipsSchemaValidation(input),
+      schemaFetch: input.schemaFetch ?? null,
     }),
   );
 }
