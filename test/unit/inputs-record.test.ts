@@ -45,6 +45,17 @@ describe("the record of a render's inputs", () => {
     expect(new Set(others).size).toBe(others.length);
   });
 
+  it("is this digest for these inputs: a change to what it reads, or how, is a change on purpose (every lock's record then misses once)", () => {
+    expect(digest({ replicas: 2, auth: { password: "hunter2" } })).toBe("3b6b6aeabb000d9cce9b986fb83fdbbf93eb570da6b7b286e36bf42f2ba759e0");
+  });
+
+  it("reads what helm reads: defaults as helm takes them, each list item, the schema fetch", () => {
+    expect(digest({}, { includeCrds: true })).toBe(digest({}));
+    expect(digest({}, { schemaFetch: "references" })).not.toBe(digest({}, { schemaFetch: "meta-schema" }));
+    expect(digest({ list: ["a"] })).not.toBe(digest({ list: ["b"] }));
+    expect(digest({ list: [{ name: "a" }] })).not.toBe(digest({ list: [{ name: "b" }] }));
+  });
+
   it("tells the values files apart by name and order", () => {
     const layers = (names: string[]) => inputsDigest(input({}, { values: names.map((name) => ({ name, text: "", values: { a: 1 } })) }), []);
     expect(layers(["values/web/values.yaml", "values/web/dev.yaml"])).not.toBe(layers(["values/web/dev.yaml", "values/web/values.yaml"]));
@@ -59,6 +70,9 @@ describe("the record of a render's inputs", () => {
     // What only names a secret is no secret: it counts in full.
     expect(digest({ auth: { existingSecret: "a" } })).not.toBe(digest({ auth: { existingSecret: "b" } }));
     expect(digest({ auth: { password: "x", enabled: true } })).not.toBe(digest({ auth: { password: "x", enabled: false } }));
+    // Only a string or a number is a secret's material: a switch or a null under such a key counts in full.
+    expect(digest({ token: true })).not.toBe(digest({ token: false }));
+    expect(digest({ token: null })).not.toBe(digest({ token: "abc" }));
   });
 
   it("holds a value a rendered Secret holds only as set, at the paths the render found", () => {
@@ -67,6 +81,8 @@ describe("the record of a render's inputs", () => {
     expect(digest({ users: [{ pw: "a" }] }, {}, held)).toBe(digest({ users: [{ pw: "b" }] }, {}, held));
     expect(digest({ admin: { pin: "1" } }, {}, [])).not.toBe(digest({ admin: { pin: "2" } }, {}, []));
     expect(digest({ admin: { pin: "" } }, {}, held)).not.toBe(digest({ admin: { pin: "1" } }, {}, held));
+    // A Secret holds strings: a number at such a path is not the string it holds.
+    expect(digest({ admin: { pin: 1 } }, {}, held)).not.toBe(digest({ admin: { pin: 2 } }, {}, held));
   });
 
   it("is not made for a post-renderer or a --set flag", () => {
@@ -83,8 +99,8 @@ describe("the lock's fields that change on every render, named in one render", (
 
   it("are the ids and paths of the objects the render made, sorted", () => {
     expect(
-      knownUnstable(["Secret apps/web-auth: data.password", 'Deployment.apps apps/web: spec.template.metadata.annotations["x: y"]'], objects),
-    ).toStrictEqual(["/Secret/apps/web-auth data.password", 'apps/Deployment/apps/web spec.template.metadata.annotations["x: y"]'].sort());
+      knownUnstable(['Deployment.apps apps/web: spec.template.metadata.annotations["x: y"]', "Secret apps/web-auth: data.password"], objects),
+    ).toStrictEqual(["/Secret/apps/web-auth data.password", 'apps/Deployment/apps/web spec.template.metadata.annotations["x: y"]']);
     expect(knownUnstable([], objects)).toStrictEqual([]);
   });
 
@@ -92,5 +108,7 @@ describe("the lock's fields that change on every render, named in one render", (
     expect(knownUnstable(["Secret apps/other: data.password"], objects)).toBeUndefined();
     expect(knownUnstable(["ConfigMap apps/web: data.a"], [...objects, object("ConfigMap", "web")])).toBeUndefined();
     expect(knownUnstable(["data.password"], objects)).toBeUndefined();
+    // An entry without ": " names nothing, even when all but its last character is an object's name.
+    expect(knownUnstable(["Secret apps/web-authx"], objects)).toBeUndefined();
   });
 });
