@@ -183,8 +183,7 @@ function knownFromLock(request: RenderRequest, input: RenderInput): RenderInput[
   const record = request.target.pin.renderInputs?.[stack];
   const entries = request.target.pin.unstable?.[stack];
   if (record === undefined || entries === undefined) return undefined;
-  if (inputsDigest(input, record.secretPaths) !== record.digest) return undefined;
-  return (objects) => knownUnstable(entries, objects);
+  return () => (inputsDigest(input, record.secretPaths) === record.digest ? (objects) => knownUnstable(entries, objects) : undefined);
 }
 
 /**

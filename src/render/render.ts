@@ -35,11 +35,13 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
   once?: boolean;
   /**
    * The fields the lock recorded as changing on every render of these very
-   * inputs (project/recorded.ts), as `id path` of the objects the first
-   * render made: taken instead of a second render. Undefined when they do
-   * not name those objects one to one; the second render runs then.
+   * inputs (project/recorded.ts), asked only when helm is to run (checking
+   * the record reads every value): undefined when there is no such record,
+   * else what names them as `id path` of the objects the first render made,
+   * taken instead of a second render. That gives undefined when they do not
+   * name those objects one to one; the second render runs then.
    */
-  known?: (objects: readonly RenderedObject[]) => string[] | undefined;
+  known?: () => ((objects: readonly RenderedObject[]) => string[] | undefined) | undefined;
 }
 
 export interface Rendering {
@@ -152,13 +154,14 @@ async function probe(
     const text = await render();
     return { first: text, second: text, parsed: parse(text) };
   }
-  if (input.known === undefined && input.readsClock !== true) {
+  const naming = input.known?.();
+  if (naming === undefined && input.readsClock !== true) {
     const [first, second] = await settleAll([render(), again()]);
     return { first, second, parsed: parse(first) };
   }
   const first = await render();
   const parsed = parse(first);
-  const known = input.known?.(parsed);
+  const known = naming?.(parsed);
   if (known !== undefined) return { first, second: first, parsed, known };
   return { first, second: await (input.readsClock === true ? aSecondLater(again, input.roundsClock === true) : again()), parsed };
 }

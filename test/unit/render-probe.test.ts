@@ -97,7 +97,7 @@ describe("a render that knows its fields that change on every render", () => {
       seen.push(objects.map((object) => object.id));
       return ["/Secret/apps/auth stringData.password"];
     };
-    const rendering = await renderChart({ ...input, known }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    const rendering = await renderChart({ ...input, known: () => known }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
     expect(calls).toHaveLength(1);
     expect(seen).toStrictEqual([["/Secret/apps/auth"]]);
     expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
@@ -105,7 +105,7 @@ describe("a render that knows its fields that change on every render", () => {
 
   it("renders the second time when they cannot be named, and finds them itself", async () => {
     const calls: string[][] = [];
-    const rendering = await renderChart({ ...input, known: () => undefined }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
+    const rendering = await renderChart({ ...input, known: () => () => undefined }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
     expect(calls.map((args) => args.includes("--include-crds"))).toStrictEqual([true, false]);
     expect(rendering.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
   });
@@ -115,10 +115,26 @@ describe("a render that knows its fields that change on every render", () => {
     let asked = false;
     const known = () => {
       asked = true;
-      return [];
+      return () => [];
     };
     await renderChart({ ...input, deterministic: true, known }, { cacheRoot: await tempDir(), noCache: true, run: helm(calls) });
     expect(calls).toHaveLength(1);
     expect(asked).toBe(false);
+  });
+
+  it("is asked only when helm is to run, and renders twice when there is no record of these inputs", async () => {
+    const calls: string[][] = [];
+    let asked = 0;
+    const known = () => {
+      asked++;
+      return undefined;
+    };
+    const cacheRoot = await tempDir();
+    const first = await renderChart({ ...input, known }, { cacheRoot, run: helm(calls) });
+    expect([calls.length, asked]).toStrictEqual([2, 1]);
+    expect(first.unstable).toStrictEqual(["/Secret/apps/auth stringData.password"]);
+    // The cache has it now: neither helm nor the record is asked.
+    expect((await renderChart({ ...input, known }, { cacheRoot, run: helm(calls) })).cached).toBe(true);
+    expect([calls.length, asked]).toStrictEqual([2, 1]);
   });
 });
