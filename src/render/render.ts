@@ -35,7 +35,7 @@ export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"
   once?: boolean;
   /**
    * The fields the lock recorded as changing on every render of these very
-   * inputs (project/recorded.ts), asked only when helm is to run (checking
+   * inputs (render/recorded.ts), asked only when helm is to run (checking
    * the record reads every value): undefined when there is no such record,
    * else what names them as `id path` of the objects the first render made,
    * taken instead of a second render. That gives undefined when they do not

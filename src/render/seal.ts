@@ -47,7 +47,7 @@ export function rememberValuesInSecrets(objects: readonly RenderedObject[], laye
 /**
  * Where the values hold a string a Secret holds whole, each path as a JSON
  * array of keys and indexes: what a record of a render's inputs leaves out
- * (project/recorded.ts).
+ * (render/recorded.ts).
  */
 export function valuePathsInSecrets(objects: readonly RenderedObject[], layers: readonly ValuesLayer[], key: Buffer): string[] {
   const held = heldBySecrets(objects, key);
