@@ -103,7 +103,8 @@ describe("the example program, as a user runs it on the real engine", () => {
     const output = full.stdout + full.stderr;
     expect(output).toContain("kubernetes:helm.sh/v3:Release (ledger):");
     expect(output).toContain("can't create Helm Release with unreachable cluster");
-    expect(output.match(/^\s+error: /gm)).toHaveLength(2); // the Release's error and "update failed"
+    // The Release's error and "update failed"; the whole output on failure, to see what else failed.
+    expect(output.match(/^\s+error: /gm), output).toHaveLength(2);
   });
 
   // Runs after the others: it destroys the stack.
