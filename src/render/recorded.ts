@@ -46,15 +46,26 @@ export function inputsDigest(input: Omit<RenderInput, "known">, secretPaths: rea
       format: 1,
       archive: input.archive.digest,
       values,
-      helm: input.helm.version,
-      kubeVersion: input.kubeVersion ?? null,
-      apiVersions: input.apiVersions,
-      releaseName: input.releaseName,
-      namespace: input.namespace,
-      includeCrds: input.includeCrds ?? true,
+      ...renderSettings(input),
       schemaFetch: input.schemaFetch ?? null,
     }),
   );
+}
+
+/**
+ * What helm is run with besides the archive and the values, as both keys of a
+ * render name it (render.ts's cache key, and the record here): one list, so
+ * an input added to one cannot be missing from the other.
+ */
+export function renderSettings(input: Pick<RenderInput, "helm" | "kubeVersion" | "apiVersions" | "releaseName" | "namespace" | "includeCrds">) {
+  return {
+    helm: input.helm.version,
+    kubeVersion: input.kubeVersion ?? null,
+    apiVersions: input.apiVersions,
+    releaseName: input.releaseName,
+    namespace: input.namespace,
+    includeCrds: input.includeCrds ?? true,
+  };
 }
 
 function withoutSecrets(value: unknown, held: ReadonlySet<string>, path: (string | number)[], secret: boolean): unknown {

@@ -11,6 +11,7 @@ import type { Runner } from "./run.js";
 import { helmTemplate, skipsSchemaValidation, type TemplateRequest } from "./template.js";
 import { settleAll } from "../util/pool.js";
 import { rememberValuesInSecrets, sealingKey, sealSecrets } from "./seal.js";
+import { renderSettings } from "./recorded.js";
 
 /** What `helm template` gets, with the archive's digest (part of the cache key) instead of a bare path. */
 export interface RenderInput extends Omit<TemplateRequest, "chart" | "timeoutMs"> {
@@ -193,12 +194,7 @@ export function renderKeys(input: RenderInput): { key: string; probed: string } 
         format: 2,
         digest: input.archive.digest,
         values: input.values.map((layer) => layer.text),
-        helm: input.helm.version,
-        kubeVersion: input.kubeVersion ?? null,
-        apiVersions: input.apiVersions,
-        releaseName: input.releaseName,
-        namespace: input.namespace,
-        includeCrds: input.includeCrds ?? true,
+        ...renderSettings(input),
         postRenderer: input.postRenderer ?? null,
         skipSchemaValidation: skipsSchemaValidation(input),
       }),
