@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderChart, type RenderInput } from "../../src/render/render.js";
 import type { Runner } from "../../src/render/run.js";
+import { renderInputOf } from "../helpers/render-input.js";
 import { tempDir } from "../helpers/tmp.js";
 
 // A chart that reads the clock is rendered twice, apart in time, so that a
@@ -8,17 +9,7 @@ import { tempDir } from "../helpers/tmp.js";
 // prints the time as a template would (truncated like `now | date`, or
 // rounded to the nearest second like `ago`) stands in for the real one.
 describe("the two renders of a chart that reads the clock", () => {
-  const input = (roundsClock: boolean): RenderInput => ({
-    archive: { path: "/charts/aged-1.0.0.tgz", digest: "sha256:00" },
-    helm: { path: "helm", version: "3.17.2", origin: "test" },
-    label: "aged",
-    releaseName: "aged",
-    namespace: "apps",
-    apiVersions: [],
-    values: [],
-    readsClock: true,
-    roundsClock,
-  });
+  const input = (roundsClock: boolean): RenderInput => renderInputOf("aged", { readsClock: true, roundsClock });
 
   /** A helm whose first render ends late in its second, when rounding to the nearest second already gives the next one. */
   const helmAt = (time: (ms: number) => number): Runner => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderChart, type RenderInput } from "../../src/render/render.js";
+import { renderChart } from "../../src/render/render.js";
+import { renderInputOf } from "../helpers/render-input.js";
 import type { Runner } from "../../src/render/run.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -9,15 +10,7 @@ import { tempDir } from "../helpers/tmp.js";
 // of its 5.2). A helm that prints a CRD under --include-crds and a random
 // password stands in for the real one.
 describe("the probe's second render", () => {
-  const input: RenderInput = {
-    archive: { path: "/charts/operator-1.0.0.tgz", digest: "sha256:00" },
-    helm: { path: "helm", version: "3.17.2", origin: "test" },
-    label: "operator",
-    releaseName: "operator",
-    namespace: "apps",
-    apiVersions: [],
-    values: [],
-  };
+  const input = renderInputOf("operator");
   const crd = [
     "# Source: operator/crds/widgets.yaml",
     "apiVersion: apiextensions.k8s.io/v1",
@@ -69,15 +62,7 @@ describe("the probe's second render", () => {
 // The lock records the fields that change on every render of a pin's very
 // inputs (render/recorded.ts): a render that knows them renders once.
 describe("a render that knows its fields that change on every render", () => {
-  const input: RenderInput = {
-    archive: { path: "/charts/web-1.0.0.tgz", digest: "sha256:00" },
-    helm: { path: "helm", version: "3.17.2", origin: "test" },
-    label: "web",
-    releaseName: "web",
-    namespace: "apps",
-    apiVersions: [],
-    values: [],
-  };
+  const input = renderInputOf("web");
   const helm = (calls: string[][]): Runner => {
     let n = 0;
     return async (_file, args) => {
