@@ -78,7 +78,9 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     for (const file of files) args.push("--values", file);
     args.push(...flags);
     const timeoutMs = request.timeoutMs ?? 120_000;
-    const result = await helmSlots(() => run(request.helm.path, args, { timeoutMs, env: helmEnv(process.env) })).catch((error: unknown) => {
+    const result = await helmSlots(() =>
+      run(request.helm.path, args, { timeoutMs, env: helmEnv(process.env, { runsUserProgram: request.postRenderer !== undefined }) }),
+    ).catch((error: unknown) => {
       throw helmDidNotRun(request, error, timeoutMs);
     });
     if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);

@@ -1,7 +1,8 @@
-// helm renders with Go's collector off below a memory limit (render/run.ts
-// says why), unless the user chose how Go collects.
+// helm renders with Go's collector off below a memory limit, unless the user
+// chose how Go collects, and reads kubectl's smallest catalog of help texts
+// unless it runs a program of the user's (render/run.ts says why).
 import { afterEach, describe, expect, it } from "vitest";
-import { helmEnv, type RunOptions } from "../../src/render/run.js";
+import { HELP_LANGUAGE, helmEnv, type RunOptions } from "../../src/render/run.js";
 import { helmTemplate } from "../../src/render/template.js";
 
 describe("helm's environment for a render", () => {
@@ -13,12 +14,33 @@ describe("helm's environment for a render", () => {
     }
   });
 
-  it("turns the collector off below 128 MiB, and keeps the rest of the environment", () => {
-    expect(helmEnv({ PATH: "/bin", HOME: "/h" })).toStrictEqual({ PATH: "/bin", HOME: "/h", GOGC: "off", GOMEMLIMIT: "128MiB" });
+  it("turns the collector off below 128 MiB, names the help texts' language, and keeps the rest of the environment", () => {
+    expect(helmEnv({ PATH: "/bin", HOME: "/h", LANG: "de_DE.UTF-8" })).toStrictEqual({
+      PATH: "/bin",
+      HOME: "/h",
+      LANG: "de_DE.UTF-8",
+      GOGC: "off",
+      GOMEMLIMIT: "128MiB",
+      LC_MESSAGES: HELP_LANGUAGE,
+    });
   });
 
-  it.each([[{ GOGC: "50" }], [{ GOMEMLIMIT: "1GiB" }], [{ GOGC: "", PATH: "/bin" }]])("leaves what the user set alone: %j", (env) => {
-    expect(helmEnv(env)).toStrictEqual(env);
+  it.each([[{ GOGC: "50" }], [{ GOMEMLIMIT: "1GiB" }], [{ GOGC: "", PATH: "/bin" }]])("leaves how Go collects to the user who set it: %j", (env) => {
+    expect(helmEnv(env)).toStrictEqual({ ...env, LC_MESSAGES: HELP_LANGUAGE });
+  });
+
+  it("leaves the language alone under LC_ALL, which kubectl reads first", () => {
+    expect(helmEnv({ LC_ALL: "C.UTF-8", LC_MESSAGES: "fr_FR.UTF-8" })).toStrictEqual({
+      LC_ALL: "C.UTF-8",
+      LC_MESSAGES: "fr_FR.UTF-8",
+      GOGC: "off",
+      GOMEMLIMIT: "128MiB",
+    });
+    expect(helmEnv({ LC_ALL: "" }).LC_MESSAGES).toBe(HELP_LANGUAGE);
+  });
+
+  it("leaves the language alone where helm runs a program of the user's", () => {
+    expect(helmEnv({ LANG: "C.UTF-8" }, { runsUserProgram: true })).toStrictEqual({ LANG: "C.UTF-8", GOGC: "off", GOMEMLIMIT: "128MiB" });
   });
 
   it("is what helm template runs with", async () => {
@@ -39,8 +61,12 @@ describe("helm's environment for a render", () => {
       values: [],
     };
     await helmTemplate(request, run);
+    await helmTemplate({ ...request, helm: { ...request.helm, version: "3.17.2" }, postRenderer: { command: "kustomize-wrapper", args: [] } }, run);
     expect(seen[0]?.env?.GOGC).toBe("off");
     expect(seen[0]?.env?.GOMEMLIMIT).toBe("128MiB");
     expect(seen[0]?.env?.PATH).toBe(process.env.PATH);
+    expect(seen[0]?.env?.LC_MESSAGES).toBe(HELP_LANGUAGE);
+    expect(seen[1]?.env?.GOGC).toBe("off");
+    expect(seen[1]?.env?.LC_MESSAGES).toBe(process.env.LC_MESSAGES);
   });
 });
