@@ -188,6 +188,9 @@ await build({
   plugins: [ajvEnglishOnly, lazyFormats],
   ...COMMONJS,
   minifyWhitespace: true,
+  // Generated validators, whose names no stack trace needs: 1.34 → 0.9 MB to read at each review
+  // that validates, its code cache 520 → 462 KB (loading both ≈0.7 ms less, median of 15 paired runs).
+  minifyIdentifiers: true,
 });
 
 // The code cache is keyed by what each bundle holds: npm gives every installed file the same time.
