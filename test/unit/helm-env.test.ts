@@ -6,7 +6,7 @@ import { HELP_LANGUAGE, helmEnv, type RunOptions } from "../../src/render/run.js
 import { helmTemplate } from "../../src/render/template.js";
 
 describe("helm's environment for a render", () => {
-  const saved = { GOGC: process.env.GOGC, GOMEMLIMIT: process.env.GOMEMLIMIT };
+  const saved = { GOGC: process.env.GOGC, GOMEMLIMIT: process.env.GOMEMLIMIT, LC_ALL: process.env.LC_ALL, LC_MESSAGES: process.env.LC_MESSAGES };
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -46,6 +46,9 @@ describe("helm's environment for a render", () => {
   it("is what helm template runs with", async () => {
     delete process.env.GOGC;
     delete process.env.GOMEMLIMIT;
+    // A developer's own locale must not decide the outcome: no LC_ALL, and an LC_MESSAGES of theirs that only a post-renderer keeps.
+    delete process.env.LC_ALL;
+    process.env.LC_MESSAGES = "fr_FR.UTF-8";
     const seen: RunOptions[] = [];
     const run = async (_file: string, _args: string[], options: RunOptions) => {
       seen.push(options);
