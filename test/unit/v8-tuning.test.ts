@@ -50,6 +50,56 @@ describe("the young generation", () => {
   });
 });
 
+/**
+ * Full collections while the script comes to hold `megabytes` more, after
+ * `steps`, counted by Node's gc entries (a collection `steps` made is not).
+ */
+function fullCollections(steps: string, megabytes: number, args: string[] = []): number {
+  return Number(
+    inNode(
+      `
+      const { PerformanceObserver, constants } = await import("node:perf_hooks");
+      const { getHeapStatistics } = await import("node:v8");
+      ${steps}
+      let full = 0;
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++;
+      });
+      observer.observe({ entryTypes: ["gc"] });
+      const held = () => getHeapStatistics().used_heap_size;
+      const start = held();
+      const kept = [];
+      while (held() < start + ${megabytes} * 1024 * 1024) for (let i = 0; i < 10000; i++) kept.push({ i, s: "x" + i });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.stdout.write(String(full));`,
+      args,
+    ),
+  );
+}
+
+describe("the old generation's first limit", () => {
+  it("is V8's own when nobody asks: holding 15 MB more brings a full collection (the library never asks)", () => {
+    expect(fullCollections("", 15)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("is ten times what node holds once the CLI asks at its start: holding 15 MB more brings none", () => {
+    expect(fullCollections("tuning.tuneForShortRun();", 15)).toBe(0);
+  });
+
+  it("is the only one so set: after another full collection, holding 40 MB more brings one again", () => {
+    expect(fullCollections("tuning.tuneForShortRun(); gc();", 40, ["--expose-gc"])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("leaves natives syntax off, as node started", () => {
+    const natives = 'try { new Function("%CollectGarbage(0)"); process.stdout.write("on"); } catch { process.stdout.write("off"); }';
+    expect(inNode(`tuning.tuneForShortRun(); ${natives}`)).toBe("off");
+  });
+
+  it("is left as V8 sets it when node was started with a heap growing setting of the user's", () => {
+    expect(fullCollections("tuning.tuneForShortRun();", 15, ["--heap-growing-percent=50"])).toBeGreaterThanOrEqual(1);
+  });
+});
+
 // V8 optimizes synchronously here (--no-concurrent-recompilation), so whether
 // a function is TurboFan's after so many calls does not depend on timing.
 // Under Node 20's V8 a small function is optimized after ≈250 calls by
