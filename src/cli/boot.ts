@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { Script } from "node:vm";
-import { cacheDir } from "../util/cache-root.js";
+import { cacheDir, RENDER_RECORDS } from "../util/cache-root.js";
 import { installedFile } from "../util/installed.js";
 import { tuneForShortRun, withV8Defaults } from "../util/v8-tuning.js";
 
@@ -36,7 +36,8 @@ type Manifest = Record<string, string>;
  * memory; a warm operator diff pays 13–20 ms of CPU for it).
  */
 export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<Start> {
-  tuneForShortRun();
+  // A cache without renderings (a fresh CI runner's) means helm runs and its output is parsed: a long enough run.
+  tuneForShortRun(process.versions.v8, { coldCache: !existsSync(join(cacheDir(env), RENDER_RECORDS)) });
   // What every command loads from Node's own modules outside the bundle's require (bundleRequire):
   // its standard streams (a file's, a pipe's or a terminal's) and the argument parser util loads on first use.
   withV8Defaults(() => [process.stdout, process.stderr, parseArgs]);

@@ -2,6 +2,7 @@ import { diffValues } from "../util/tree.js";
 import { formatPath } from "../util/tree-path.js";
 import * as z from "zod";
 import { recordStore } from "../store/records.js";
+import { RENDER_RECORDS } from "../util/cache-root.js";
 import { sha256Hex } from "../util/hash.js";
 import type { SharedBlocks } from "../util/fast-yaml.js";
 import { parseManifest } from "./manifest.js";
@@ -92,7 +93,7 @@ export function renderChart(input: RenderInput, options: RenderOptions): Promise
 async function renderOnce(input: RenderInput, options: RenderOptions): Promise<Rendering> {
   // Rendered Secrets are sealed before they reach the cache; the cache is owner-only all the same.
   // Format 4: objects with generated names are marked.
-  const cache = recordStore(options.cacheRoot, "render", 4, renderRecordSchema, { mode: 0o600 });
+  const cache = recordStore(options.cacheRoot, RENDER_RECORDS, 4, renderRecordSchema, { mode: 0o600 });
   const key = await sealingKey(options.cacheRoot);
   const { key: cacheKey, probed } = renderKeys(input);
   const reveal = options.reveal === true;

@@ -9,3 +9,6 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), ".cache");
   return join(base, "chartroom");
 }
+
+/** The cache's folder of renderings (render/render.ts); the CLI's loader reads whether it exists. */
+export const RENDER_RECORDS = "render";

@@ -102,6 +102,30 @@ describe("the CLI's code cache", () => {
     expect(await youngSpaceOfRender(project)).toBeGreaterThanOrEqual(16);
   });
 
+  it("collects garbage once at the start of a run whose cache holds no renderings, and not in one that reads them back", async () => {
+    const dir = await tempDir();
+    const preload = join(dir, "full-collections.cjs");
+    // Node's gc entries, observed from before the CLI's code runs: the full collections of the whole run.
+    await writeFile(
+      preload,
+      `const { PerformanceObserver, constants } = require("node:perf_hooks");
+      let full = 0;
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++; }).observe({ entryTypes: ["gc"] });
+      process.on("exit", () => process.stderr.write("full collections " + full));`,
+    );
+    const render = async () => {
+      const run = await runGroup(process.execPath, ["-r", preload, compiledCli(), "render", "webapp", "--stack", "dev"], {
+        cwd: ROOT,
+        env: { CHARTROOM_CACHE: join(dir, "cache"), HELM_BIN: await helm(4), NO_COLOR: "1" },
+        timeoutMs: 120_000,
+      });
+      expect(run.code).toBe(0);
+      return Number(/full collections (\d+)$/.exec(run.stderr)?.[1]);
+    };
+    // The first run renders (util/v8-tuning.ts: V8's first limit of the old generation, set at start); the second reads the rendering.
+    expect([await render(), await render()]).toStrictEqual([1, 0]);
+  });
+
   it("costs a run nothing when its folder cannot be made (a file stands there)", async () => {
     const cache = await tempDir();
     await mkdir(cache, { recursive: true });

@@ -86,6 +86,10 @@ describe("the old generation's first limit", () => {
     expect(fullCollections("tuning.tuneForShortRun();", 15)).toBe(0);
   });
 
+  it("is V8's own where the CLI's cache holds renderings (a warm run reads them back): holding 15 MB more brings a full collection", () => {
+    expect(fullCollections("tuning.tuneForShortRun(undefined, { coldCache: false });", 15)).toBeGreaterThanOrEqual(1);
+  });
+
   it("is the only one so set: after another full collection, holding 40 MB more brings one again", () => {
     expect(fullCollections("tuning.tuneForShortRun(); gc();", 40, ["--expose-gc"])).toBeGreaterThanOrEqual(1);
   });
