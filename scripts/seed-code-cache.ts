@@ -23,6 +23,7 @@ import { chmod, copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { codeCacheName } from "../src/cli/boot.js";
 import { buildFixtureRepository } from "./fixtures.js";
 
 /**
@@ -96,8 +97,7 @@ async function trainKinds(root: string, scratch: string, cache: string, bundleFo
     ].join("\n"),
   );
   const manifest = JSON.parse(await readFile(join(bundleFolder, "manifest.json"), "utf8")) as Record<string, string>;
-  const kindsCache = (await readdir(join(cache, "v8"))).find((name) => name.startsWith((manifest["kinds.cjs"] ?? "-").slice(0, 32)));
-  if (kindsCache !== undefined) await rm(join(cache, "v8", kindsCache));
+  await rm(join(cache, "v8", codeCacheName(manifest["kinds.cjs"] ?? "")), { force: true });
   return train(root, scratch, platform, cache, KINDS_TRAINING);
 }
 

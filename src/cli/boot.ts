@@ -92,7 +92,7 @@ export function bundleRequire(require: (id: string) => unknown, kind: (id: strin
  * would compile every run where V8 refuses it (another Node, a V8 flag).
  */
 function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, require: NodeJS.Require | ((id: string) => unknown) = createRequire(file)): T {
-  const name = `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`;
+  const name = codeCacheName(digest);
   const cacheFile = join(cacheDir(env), "v8", name);
   const cachedData = readIfThere(cacheFile) ?? readIfThere(join(dirname(file), "v8", name));
   // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
@@ -105,6 +105,11 @@ function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, requi
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
   return module.exports;
+}
+
+/** The code cache file of the bundle file whose sha256 is `digest`, for this V8 (the user's in v8/ of the cache, the shipped one in v8/ beside the bundle). */
+export function codeCacheName(digest: string): string {
+  return `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`;
 }
 
 /** A code cache's bytes; none where there is no file (or it cannot be read): compiled from source then. */
