@@ -11,6 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fieldLines } from "../src/policy/rules/fields.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const MODULE = "github.com/pulumi/pulumi-kubernetes/provider/v4";
@@ -95,7 +96,12 @@ while (wanted.length > 0) {
   add(name, type, false);
 }
 
-const sorted = Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b)));
+// Each type's fields as the table holds them: one `name code` per line (src/policy/rules/fields.ts reads a type on first use).
+const sorted = Object.fromEntries(
+  Object.entries(types)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, fields]) => [name, fieldLines(fields)]),
+);
 const out = {
   source: `${MODULE}@${download.Version} cmd/pulumi-resource-kubernetes/schema.json (k8s.io/api v0.${api}: Kubernetes 1.${api})`,
   kubernetes: `1.${api}`,

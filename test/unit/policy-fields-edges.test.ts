@@ -4,7 +4,7 @@
 // the wrong shape left to the schema rule; and the note for a stack newer than
 // the table. One case runs the real table.
 import { describe, expect, it } from "vitest";
-import { loadKubernetesFields, unknownField, type KubernetesFields } from "../../src/policy/rules/fields.js";
+import { fieldLines, loadKubernetesFields, unknownField, type KubernetesFields } from "../../src/policy/rules/fields.js";
 import { runPolicies } from "../../src/policy/run.js";
 import { emptySettings } from "../../src/policy/settings.js";
 import { parseManifest } from "../../src/render/manifest.js";
@@ -12,12 +12,13 @@ import { parseManifest } from "../../src/render/manifest.js";
 const TABLE: KubernetesFields = {
   source: "test",
   kubernetes: "1.33",
-  kinds: { "v1 Thing": "Thing", "v1 Lost": "NoSuchType" },
+  kinds: { "v1 Thing": "Thing", "v1 Lost": "NoSuchType", "v1 Bare": "Empty" },
   types: {
-    Thing: { apiVersion: "", kind: "", metadata: "", spec: "Spec", items: "[Item", labels: "{Label", free: "{" },
-    Spec: { size: "", child: "Spec" },
-    Item: { name: "", value: "" },
-    Label: { x: "" },
+    Thing: fieldLines({ apiVersion: "", kind: "", metadata: "", spec: "Spec", items: "[Item", labels: "{Label", free: "{" }),
+    Spec: fieldLines({ size: "", child: "Spec" }),
+    Item: fieldLines({ name: "", value: "" }),
+    Label: fieldLines({ x: "" }),
+    Empty: "",
   },
 };
 
@@ -64,6 +65,16 @@ describe("unknown-field", () => {
   it("checks only kinds the table has, with a type it has", () => {
     expect(unknown("typo: 1\n", undefined, TABLE, "Other")).toStrictEqual([]);
     expect(unknown("typo: 1\n", undefined, TABLE, "Lost")).toStrictEqual([]);
+  });
+
+  it("knows no field of a type that has none, not even one named by the empty string", () => {
+    expect(unknown('"": 1\n', undefined, TABLE, "Bare").map(([path]) => path)).toStrictEqual(["apiVersion", "kind", "metadata", ""]);
+  });
+
+  it("reads a type's fields again for each table, not from another table's", () => {
+    const other: KubernetesFields = { ...TABLE, types: { ...TABLE.types, Spec: fieldLines({ sise: "" }) } };
+    expect(paths("spec: { sise: 1 }\n")).toStrictEqual(["spec.sise"]);
+    expect(unknown("spec: { sise: 1, size: 2 }\n", undefined, other).map(([path]) => path)).toStrictEqual(["spec.size"]);
   });
 
   it("says the stack is newer than the table only when it is", () => {
