@@ -49,6 +49,27 @@ export function unprintableAt(text: string): number {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
 const SUSPECT = /[\x00-\x09\x0B-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
+// What a plain scalar of YAML 1.2's core schema reads as other than a string
+// (the yaml package's own tests: null, bool, int, float), `~` and the empty one included.
+const CORE_NOT_STRING =
+  /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)?$/;
+
+/**
+ * Whether what the fast reader gave is what the yaml package reads in YAML
+ * 1.2's core schema (Chart.yaml's reading): only strings, in maps and lists,
+ * none of which a plain scalar of YAML 1.2 would read as anything else. Where
+ * the two could differ (YAML 1.1's `yes`, an octal `0o17`, a quoted "1.0"
+ * that cannot be told from a plain one here) it says no, and the caller reads
+ * the text with the yaml package.
+ */
+export function coreStringsOnly(value: unknown): boolean {
+  if (typeof value === "string") return !CORE_NOT_STRING.test(value);
+  if (Array.isArray(value)) return value.every(coreStringsOnly);
+  if (typeof value !== "object" || value === null) return false;
+  // Keys need no look: the reader refuses a plain key that any YAML reads as other than a string.
+  return Object.values(value).every(coreStringsOnly);
+}
+
 export function parseBlockYaml(text: string, shared?: SharedBlocks, minSharedLines = MIN_SHARED_LINES): unknown {
   // Stryker disable all: the same document read before (the other side's CRDs) is taken whole, without
   // splitting its lines again; it gives what reading it gives (fast-yaml-edges: "shared blocks").
