@@ -44,6 +44,7 @@ const readTypes = new WeakMap<KubernetesFields, Map<string, ReadonlyMap<string, 
 /** A type's fields (name → code), or undefined for a type the table does not have. */
 function fieldsOf(table: KubernetesFields, type: string): ReadonlyMap<string, string> | undefined {
   const read = readTypes.get(table) ?? newRead(table);
+  // Stryker disable next-line ConditionalExpression: the memo only spares reading a type's text again (the same fields).
   if (read.has(type)) return read.get(type);
   const text = entryOf(table.types, type);
   const fields = text === undefined ? undefined : new Map(text === "" ? [] : text.split("\n").map(fieldOf));
