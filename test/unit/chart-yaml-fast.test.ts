@@ -176,4 +176,9 @@ describe("Chart.yaml by the fast reader", () => {
     const plain = await inspectArchive(await archive("apiVersion: v2\nname: c\nversion: 1.0.0\nappVersion: v1.2.3\n"), "c");
     expect(plain).toMatchObject({ name: "c", version: "1.0.0", appVersion: "v1.2.3" });
   });
+
+  it("reads a Chart.yaml that starts with a byte order mark as the yaml package does (its apiVersion is not lost to the mark)", async () => {
+    const marked = await inspectArchive(await tarball([{ name: "c/Chart.yaml", content: "\uFEFFapiVersion: v2\nname: c\nversion: 1.0.0\n" }]), "c");
+    expect(marked).toMatchObject({ apiVersion: "v2", name: "c", version: "1.0.0" });
+  });
 });

@@ -13,6 +13,7 @@ const jsYaml = (text: string): unknown => load(text, { schema: KUBERNETES_SCHEMA
 describe("parseBlockYaml steps aside", () => {
   it.each([
     ["a carriage return", "a: 1\r\nb: 2\r\n"],
+    ["a byte order mark (js-yaml drops it; read as text it joins the first key)", "\uFEFFa: 1\n"],
     ["a tab", "a: 1\n\tb: 2\n"],
     ["a document marker", "---\na: 1\n"],
     ["a document end marker", "...\n"],
