@@ -10,14 +10,13 @@ export function valuesText(project: Project, name: string): Promise<string | und
   let hit = project.memo.valuesTexts.get(name);
   if (hit === undefined) {
     const options = { optional: true, maxBytes: maxFileBytes(), shown: name, place: { file: name } };
-    const path = join(project.config.dir, name);
     const given = project.valuesFiles;
     hit =
       given === undefined
-        ? readTextFor(path, "the values file", options)
+        ? readTextFor(join(project.config.dir, name), "the values file", options)
         : Promise.resolve().then(() => {
             const bytes = given.get(name);
-            return bytes === undefined ? undefined : textFor(bytes, path, "the values file", options);
+            return bytes === undefined ? undefined : textFor(bytes, join(project.config.dir, name), "the values file", options);
           });
     project.memo.valuesTexts.set(name, hit);
   }

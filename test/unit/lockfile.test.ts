@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChartroomError } from "../../src/errors/index.js";
 import { parseLock, readLock } from "../../src/lockfile/read.js";
-import type { Lockfile } from "../../src/lockfile/schema.js";
+import { type Lockfile, lockfileSchema } from "../../src/lockfile/schema.js";
 import { serialiseLock } from "../../src/lockfile/write.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -87,11 +87,68 @@ describe("reading a lock", () => {
     ["a chart named __proto__", (lock: string) => lock.replace('"charts": {', '"charts": {"__proto__": {"x": 1},')],
     ["__proto__ inside an entry", (lock: string) => lock.replace('"chart": "app"', '"__proto__": {"polluted": true}, "chart": "app"')],
     ["a constructor key", (lock: string) => lock.replace('"charts": {', '"constructor": {"prototype": {}}, "charts": {')],
+    ["__proto__ written with escapes", (lock: string) => lock.replace('"chart": "app"', '"\\u005f_pro\\u0074o__": {"polluted": true}, "chart": "app"')],
+    ["constructor written with an escape", (lock: string) => lock.replace('"charts": {', '"con\\u0073tructor": {}, "charts": {')],
   ])("refuses %s as LOCK_INVALID, polluting nothing", (_, edit) => {
     const text = edit(serialiseLock({ lockfileVersion: "1.0", charts: { app: entry } } as Lockfile));
     const error = failure(text);
     expect(error.code).toBe("LOCK_INVALID");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("reads a lock whose values (not keys) say constructor or prototype", () => {
+    const text = serialiseLock({ lockfileVersion: "1.0", charts: { app: { ...entry, range: "constructor prototype __proto__" } } });
+    expect(parseLock(text, "x").charts.app?.range).toBe("constructor prototype __proto__");
+  });
+
+  it("checks a lock's text against the schema once per process, and a text that failed every time", () => {
+    const check = vi.spyOn(lockfileSchema, "safeParse");
+    try {
+      const text = serialiseLock({ lockfileVersion: "1.0", charts: { once: { ...entry, chart: "once" } } });
+      const first = parseLock(text, "x");
+      const second = parseLock(text, "y");
+      expect(check).toHaveBeenCalledTimes(1);
+      // Each read is its own value: a workflow that changes one side's lock leaves the other alone.
+      expect(second).toStrictEqual(first);
+      expect(second).not.toBe(first);
+      parseLock(serialiseLock({ lockfileVersion: "1.0", charts: {} }), "z");
+      expect(check).toHaveBeenCalledTimes(2);
+      const bad = JSON.stringify({ lockfileVersion: "1.0", charts: { app: { ...entry, digest: 5 } } });
+      expect(failure(bad).code).toBe("LOCK_INVALID");
+      expect(failure(bad).code).toBe("LOCK_INVALID");
+    } finally {
+      check.mockRestore();
+    }
+  });
+
+  it("returns the JSON as written: the schema transforms nothing and fills in nothing", () => {
+    const full = {
+      lockfileVersion: "1.3",
+      future: { kept: true },
+      charts: {
+        app: {
+          ...entry,
+          prerelease: true,
+          appVersion: "2",
+          manifestDigest: "sha256:cd",
+          pinnedDigest: "sha256:ef",
+          schema: { digest: "d", dialect: "x" },
+          crds: ["crds/a.yaml"],
+          dependencies: [{ name: "db", version: "1", vendored: false, added: 1 }],
+          hooks: { "pre-install": ["templates/job.yaml"] },
+          renderedHooks: { prod: { "pre-install": ["Job/x"] } },
+          unstable: { prod: ["Secret/x:data.password"] },
+          renderInputs: { prod: { digest: "a".repeat(64), secretPaths: ["a.b"] } },
+          customResourceGroups: { prod: ["example.com"] },
+          images: { prod: [{ object: "Deployment.apps web/web", container: "containers[web]", image: "nginx:1", digest: "sha256:01", platforms: 2 }] },
+          signer: { fingerprint: "F", user: "u" },
+          later: "kept",
+        },
+      },
+    };
+    const text = JSON.stringify(full);
+    expect(lockfileSchema.parse(JSON.parse(text))).toStrictEqual(full);
+    expect(parseLock(text, "x")).toStrictEqual(full);
   });
 
   it("reads from disk", async () => {
