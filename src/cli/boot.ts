@@ -37,7 +37,8 @@ type Manifest = Record<string, string>;
  */
 export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<Start> {
   // A cache without renderings (a fresh CI runner's) means helm runs and its output is parsed: a long enough run.
-  tuneForShortRun(process.versions.v8, { coldCache: !existsSync(join(cacheDir(env), RENDER_RECORDS)) });
+  const coldCache = !existsSync(join(cacheDir(env), RENDER_RECORDS));
+  tuneForShortRun(process.versions.v8, { coldCache });
   // What every command loads from Node's own modules outside the bundle's require (bundleRequire):
   // its standard streams (a file's, a pipe's or a terminal's) and the argument parser util loads on first use.
   withV8Defaults(() => [process.stdout, process.stderr, parseArgs]);
@@ -61,6 +62,7 @@ export async function loadStart(env: NodeJS.ProcessEnv = process.env): Promise<S
     manifest["chartroom.cjs"] ?? "",
     env,
     Object.assign(bundleRequire(require, kind), { resolve: require.resolve, cache: require.cache }),
+    coldCache ? undefined : "warm",
   );
 }
 
@@ -87,14 +89,22 @@ export function bundleRequire(require: (id: string) => unknown, kind: (id: strin
  * One CommonJS bundle file's exports, compiled through the code cache: the
  * user's (written at exit when no cache fitted), else the one the package
  * ships beside the bundle (bundle/v8/, made by scripts/build-cli.ts for the
- * Node it was built with). The user's is read first: it exists only where
+ * Node it was built with): its `variant` where there is one (the CLI
+ * bundle's for a warm run, whose functions are a quarter fewer to read). The user's is read first: it exists only where
  * the shipped one was missing or refused, and reading the shipped one first
  * would compile every run where V8 refuses it (another Node, a V8 flag).
  */
-function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, require: NodeJS.Require | ((id: string) => unknown) = createRequire(file)): T {
+function compiled<T>(
+  file: string,
+  digest: string,
+  env: NodeJS.ProcessEnv,
+  require: NodeJS.Require | ((id: string) => unknown) = createRequire(file),
+  variant?: "warm",
+): T {
   const name = codeCacheName(digest);
   const cacheFile = join(cacheDir(env), "v8", name);
-  const cachedData = readIfThere(cacheFile) ?? readIfThere(join(dirname(file), "v8", name));
+  const shipped = (kind?: "warm") => readIfThere(join(dirname(file), "v8", codeCacheName(digest, kind)));
+  const cachedData = readIfThere(cacheFile) ?? (variant === undefined ? undefined : shipped(variant)) ?? shipped();
   // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
   // It is ASCII (the build checks), so latin1 reads it as UTF-8 would: a 2 MB bundle
   // in ≈1 ms where decoding UTF-8 took 10–40 ms of every run.
@@ -107,9 +117,15 @@ function compiled<T>(file: string, digest: string, env: NodeJS.ProcessEnv, requi
   return module.exports;
 }
 
-/** The code cache file of the bundle file whose sha256 is `digest`, for this V8 (the user's in v8/ of the cache, the shipped one in v8/ beside the bundle). */
-export function codeCacheName(digest: string): string {
-  return `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}.bin`;
+/**
+ * The code cache file of the bundle file whose sha256 is `digest`, for this V8
+ * (the user's in v8/ of the cache, the shipped one in v8/ beside the bundle).
+ * The package ships a second one of the CLI bundle, `warm`, for runs whose
+ * cache folder holds renderings: made by such runs, it holds what reading them
+ * back compiles, a quarter less to read at start than what rendering compiles.
+ */
+export function codeCacheName(digest: string, variant?: "warm"): string {
+  return `${digest.slice(0, 32)}-${process.versions.v8}-${process.arch}${variant === undefined ? "" : `-${variant}`}.bin`;
 }
 
 /** A code cache's bytes; none where there is no file (or it cannot be read): compiled from source then. */

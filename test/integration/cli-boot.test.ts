@@ -2,10 +2,11 @@
 // the first run writes the cache, the next ones use it, and a cache that does
 // not fit (damaged, another build) is refused by V8 and made again. None of
 // it can fail a run.
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { codeCacheName } from "../../src/cli/boot.js";
+import { RENDER_RECORDS } from "../../src/util/cache-root.js";
 import { packChart } from "../helpers/pack.js";
 import { helm, runHelm } from "../helpers/helm.js";
 import { ROOT } from "../helpers/platform.js";
@@ -27,9 +28,17 @@ const REFUSING_SHIPPED = { NODE_OPTIONS: "--max-old-space-size=4096" };
 describe("the CLI's code cache", () => {
   it("ships with the package for the Node that built it: a cold run compiles through it and writes none of its own", async () => {
     const shipped = await readdir(join(ROOT, "dist", "bundle", "v8"));
-    // One for each bundle, named for this V8: the build ran its training under this Node (scripts/seed-code-cache.ts).
-    expect(shipped.length).toBe(2);
-    for (const name of shipped) expect(name.endsWith(`-${process.versions.v8}-${process.arch}.bin`)).toBe(true);
+    // One for each bundle and a second of the CLI bundle's for warm runs, named for this V8: the build ran
+    // its training under this Node (scripts/seed-code-cache.ts).
+    const manifest = JSON.parse(await readFile(join(ROOT, "dist", "bundle", "manifest.json"), "utf8")) as Record<string, string>;
+    expect(shipped.sort()).toStrictEqual(
+      [
+        codeCacheName(manifest["chartroom.cjs"] ?? ""),
+        codeCacheName(manifest["chartroom.cjs"] ?? "", "warm"),
+        codeCacheName(manifest["kinds.cjs"] ?? ""),
+      ].sort(),
+    );
+    for (const name of shipped) expect(name).toContain(`-${process.versions.v8}-${process.arch}`);
     // Compiled code only: nothing the training read (the example's CRD group, its images' registry, the
     // training chart's group and registry, scripts/seed-charts/) is in it.
     for (const name of shipped) {
@@ -38,7 +47,6 @@ describe("the CLI's code cache", () => {
     }
     // The kinds bundle's part was trained on a chart shaped like public ones: its validators of kinds the example
     // never renders are compiled code there (a field each checks: HorizontalPodAutoscaler, StatefulSet, CronJob, NetworkPolicy).
-    const manifest = JSON.parse(await readFile(join(ROOT, "dist", "bundle", "manifest.json"), "utf8")) as Record<string, string>;
     const kinds = await readFile(join(ROOT, "dist", "bundle", "v8", codeCacheName(manifest["kinds.cjs"] ?? "")));
     expect(["scaleTargetRef", "volumeClaimTemplates", "jobTemplate", "podSelector"].filter((field) => !kinds.includes(field))).toStrictEqual([]);
     const cache = await tempDir();
@@ -46,6 +54,30 @@ describe("the CLI's code cache", () => {
     expect([cold.code, cold.stderr]).toStrictEqual([0, ""]);
     expect(JSON.parse(cold.stdout)).toMatchObject({ report: "outdated" });
     await expect(readdir(join(cache, "v8"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("is read from the warm one where the cache folder holds renderings, and from the cold one where it holds none", async () => {
+    // A copy of the package whose warm cache V8 refuses: a run that reads it writes its own cache at exit.
+    const pkg = await tempDir();
+    await cp(join(ROOT, "dist"), join(pkg, "dist"), { recursive: true });
+    await cp(join(ROOT, "package.json"), join(pkg, "package.json"));
+    await symlink(join(ROOT, "node_modules"), join(pkg, "node_modules"));
+    const manifest = JSON.parse(await readFile(join(pkg, "dist", "bundle", "manifest.json"), "utf8")) as Record<string, string>;
+    await writeFile(join(pkg, "dist", "bundle", "v8", codeCacheName(manifest["chartroom.cjs"] ?? "", "warm")), Buffer.alloc(4096, 7));
+    const run = async (cache: string) => {
+      const result = await runGroup(process.execPath, [join(pkg, "dist", "cli", "main.cjs"), "outdated", "--format", "json"], {
+        cwd: ROOT,
+        env: { CHARTROOM_CACHE: cache, HELM_BIN: await helm(4), NO_COLOR: "1" },
+        timeoutMs: 120_000,
+      });
+      expect([result.code, result.stderr]).toStrictEqual([0, ""]);
+      return readdir(join(cache, "v8")).catch(() => []);
+    };
+    const cold = await tempDir();
+    expect(await run(cold)).toStrictEqual([]);
+    const warm = await tempDir();
+    await mkdir(join(warm, RENDER_RECORDS));
+    expect(await run(warm)).toStrictEqual([codeCacheName(manifest["chartroom.cjs"] ?? "")]);
   });
 
   it("where V8 refuses the shipped one, is written by the first run, owner-only, used by the next, and made again when damaged", async () => {
