@@ -22,10 +22,12 @@ describe("a run of check", () => {
     const env = { ...process.env, CHARTROOM_CACHE: await tempDir(), HELM_BIN: await helm(4), CHARTROOM_TODAY: "2026-11-30" };
     const project = await openProject({ dir, env });
     const opens = vi.spyOn(fs, "openSync");
+    const stats = vi.spyOn(fs, "statSync");
     syncBuiltinESMExports();
     await check(project, { charts: ["webapp"], stack: "dev" });
-    const opened = (name: string) => opens.mock.calls.filter(([path]) => String(path) === join(dir, name)).length;
-    expect(opened("values/webapp/values.yaml")).toBe(1);
-    expect(opened("values/webapp/dev.yaml")).toBe(1);
+    const calls = (spy: typeof opens | typeof stats, name: string) => spy.mock.calls.filter(([path]) => String(path) === join(dir, name)).length;
+    // Looked for once each: a file that is there is opened once, an absent one (the example has no dev.yaml) is found absent by one stat.
+    expect([calls(stats, "values/webapp/values.yaml"), calls(opens, "values/webapp/values.yaml")]).toStrictEqual([1, 1]);
+    expect([calls(stats, "values/webapp/dev.yaml"), calls(opens, "values/webapp/dev.yaml")]).toStrictEqual([1, 0]);
   });
 });

@@ -89,7 +89,7 @@ describe("the packed package", () => {
     // V8's code cache of both bundles, and the CLI bundle's for warm runs, made under the Node that packed it (scripts/seed-code-cache.ts).
     const seeds = files.filter((file) => file.startsWith("package/dist/bundle/v8/"));
     const suffix = `-${process.versions.v8}-${process.arch}`;
-    expect(seeds.map((file) => file.slice(file.indexOf(suffix) + suffix.length)).sort()).toStrictEqual([".bin", ".bin", "-warm.bin"]);
+    expect(seeds.map((file) => file.slice(file.indexOf(suffix) + suffix.length)).sort()).toStrictEqual(["-warm.bin", ".bin", ".bin"]);
   });
 
   it(
