@@ -108,8 +108,7 @@ async function trainKinds(root: string, scratch: string, cache: string, bundleFo
       "",
     ].join("\n"),
   );
-  const manifest = JSON.parse(await readFile(join(bundleFolder, "manifest.json"), "utf8")) as Record<string, string>;
-  await rm(join(cache, "v8", codeCacheName(manifest["kinds.cjs"] ?? "")), { force: true });
+  await rm(join(cache, "v8", await cacheNameOf(bundleFolder, "kinds.cjs")), { force: true });
   return train(root, scratch, platform, cache, KINDS_TRAINING);
 }
 
@@ -128,12 +127,17 @@ async function trainWarm(
   cache: string,
   bundleFolder: string,
 ): Promise<{ file: string; name: string } | string> {
-  const manifest = JSON.parse(await readFile(join(bundleFolder, "manifest.json"), "utf8")) as Record<string, string>;
-  const cold = codeCacheName(manifest["chartroom.cjs"] ?? "");
+  const cold = await cacheNameOf(bundleFolder, "chartroom.cjs");
   await rm(join(cache, "v8", cold), { force: true });
   const failed = train(root, scratch, example, cache, TRAINING);
   if (failed !== undefined) return failed;
-  return { file: join(cache, "v8", cold), name: codeCacheName(manifest["chartroom.cjs"] ?? "", "warm") };
+  return { file: join(cache, "v8", cold), name: await cacheNameOf(bundleFolder, "chartroom.cjs", "warm") };
+}
+
+/** The code cache file's name of one bundle file, from the digest build-cli.ts wrote in its manifest. */
+async function cacheNameOf(bundleFolder: string, file: string, variant?: "warm"): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(bundleFolder, "manifest.json"), "utf8")) as Record<string, string>;
+  return codeCacheName(manifest[file] ?? "", variant);
 }
 
 /**

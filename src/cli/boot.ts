@@ -90,9 +90,10 @@ export function bundleRequire(require: (id: string) => unknown, kind: (id: strin
  * user's (written at exit when no cache fitted), else the one the package
  * ships beside the bundle (bundle/v8/, made by scripts/build-cli.ts for the
  * Node it was built with): its `variant` where there is one (the CLI
- * bundle's for a warm run, whose functions are a quarter fewer to read). The user's is read first: it exists only where
- * the shipped one was missing or refused, and reading the shipped one first
- * would compile every run where V8 refuses it (another Node, a V8 flag).
+ * bundle's for a warm run, whose functions are a quarter fewer to read). The
+ * user's is read first: it exists only where the shipped one was missing or
+ * refused, and reading the shipped one first would compile every run where
+ * V8 refuses it (another Node, a V8 flag).
  */
 function compiled<T>(
   file: string,
@@ -103,7 +104,7 @@ function compiled<T>(
 ): T {
   const name = codeCacheName(digest);
   const cacheFile = join(cacheDir(env), "v8", name);
-  const shipped = (kind?: "warm") => readIfThere(join(dirname(file), "v8", codeCacheName(digest, kind)));
+  const shipped = (which?: "warm") => readIfThere(join(dirname(file), "v8", codeCacheName(digest, which)));
   const cachedData = readIfThere(cacheFile) ?? (variant === undefined ? undefined : shipped(variant)) ?? shipped();
   // The file is the module already wrapped (scripts/build-cli.ts): compiled as read, no copy.
   // It is ASCII (the build checks), so latin1 reads it as UTF-8 would: a 2 MB bundle

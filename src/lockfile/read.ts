@@ -61,9 +61,10 @@ export function parseLock(text: string, path: string): Lockfile {
   const parsed = lockfileSchema.safeParse(data);
   if (parsed.success) {
     lastWellFormed = text;
-    // The schema transforms nothing and adds no defaults: its output is the
-    // parsed JSON itself (in the schema's key order). That JSON is returned, so a
-    // lock read with or without the check above is the same value.
+    // The schema transforms nothing, adds no defaults and drops no key (its
+    // objects are loose): its output is the parsed JSON itself, in another key
+    // order. That JSON is returned, so a lock read with or without the check
+    // above is the same value.
     return data as Lockfile;
   }
   const [first] = parsed.error.issues;

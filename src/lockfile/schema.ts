@@ -2,7 +2,9 @@ import * as z from "zod";
 
 // charts.lock.json as a file: its own schema, and its own types inferred from
 // it. A change to an in-memory type elsewhere must never change this file;
-// what a newer minor version adds is kept, not dropped.
+// what a newer minor version adds is kept, not dropped, at every depth: every
+// object is loose, so what the schema accepts is the JSON as parsed
+// (lockfile/read.ts returns that JSON, checked or not).
 
 export { LOCKFILE_NAME, LOCKFILE_VERSION } from "./constants.js";
 
@@ -55,7 +57,7 @@ export const lockedChartSchema = z.looseObject({
   /** The archive's address, relative to the repository when it lives there. */
   url: z.string(),
   chartApiVersion: z.enum(["v1", "v2"]),
-  schema: z.object({ digest: z.string(), dialect: z.string().optional() }).nullable(),
+  schema: z.looseObject({ digest: z.string(), dialect: z.string().optional() }).nullable(),
   crds: z.array(z.string()),
   dependencies: z.array(lockedDependencySchema),
   /** Hook event → template files, from the chart's templates. */
@@ -69,18 +71,18 @@ export const lockedChartSchema = z.looseObject({
    * out, render/recorded.ts). A review renders the pin once, not twice,
    * when its inputs digest the same.
    */
-  renderInputs: z.record(z.string(), z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/), secretPaths: z.array(z.string()) })).optional(),
+  renderInputs: z.record(z.string(), z.looseObject({ digest: z.string().regex(/^[0-9a-f]{64}$/), secretPaths: z.array(z.string()) })).optional(),
   /**
    * Per stack: the API groups of the custom resources the chart renders with
    * the platform's values. A review whose CustomResourceDefinition changes
    * re-checks the charts that render its group, and no other.
    */
   customResourceGroups: z.record(z.string(), z.array(z.string())).optional(),
-  engine: z.object({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
+  engine: z.looseObject({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
   /** Per stack: every container image the render runs, with its digest. */
   images: z.record(z.string(), z.array(lockedImageSchema)).optional(),
   /** Who signed the archive's provenance, when the declaration asks for it to be verified. */
-  signer: z.object({ fingerprint: z.string(), user: z.string().optional() }).optional(),
+  signer: z.looseObject({ fingerprint: z.string(), user: z.string().optional() }).optional(),
 });
 
 export const lockfileSchema = z.looseObject({

@@ -82,12 +82,13 @@ export async function lockChart(project: Project, spec: ChartSpec, given: ChartV
     renderedHooks: facts.hooks,
     unstable: facts.unstable,
     customResourceGroups: facts.customResourceGroups,
-    engine: chooseEngine(spec, mergeStacks(facts.hooks), "rendered"),
+    engine: { ...chooseEngine(spec, mergeStacks(facts.hooks), "rendered") },
   };
   // Only a chart rendered twice has a record: one rendered once needs none.
-  if (Object.keys(facts.renderInputs).length > 0) entry.renderInputs = facts.renderInputs;
+  if (Object.keys(facts.renderInputs).length > 0)
+    entry.renderInputs = Object.fromEntries(Object.entries(facts.renderInputs).map(([stack, record]) => [stack, { ...record }]));
   if (spec.prerelease) entry.prerelease = true;
-  if (signer !== undefined) entry.signer = signer;
+  if (signer !== undefined) entry.signer = { ...signer };
   if (archive.manifestDigest !== undefined) entry.manifestDigest = archive.manifestDigest;
   if (spec.digest !== undefined) entry.pinnedDigest = spec.digest;
   const appVersion = version.appVersion ?? inspection.appVersion;

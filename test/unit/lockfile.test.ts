@@ -121,7 +121,7 @@ describe("reading a lock", () => {
     }
   });
 
-  it("returns the JSON as written: the schema transforms nothing and fills in nothing", () => {
+  it("returns the JSON as written: the schema transforms nothing, fills in nothing and drops nothing at any depth", () => {
     const full = {
       lockfileVersion: "1.3",
       future: { kept: true },
@@ -132,16 +132,17 @@ describe("reading a lock", () => {
           appVersion: "2",
           manifestDigest: "sha256:cd",
           pinnedDigest: "sha256:ef",
-          schema: { digest: "d", dialect: "x" },
+          schema: { digest: "d", dialect: "x", later: 1 },
           crds: ["crds/a.yaml"],
           dependencies: [{ name: "db", version: "1", vendored: false, added: 1 }],
           hooks: { "pre-install": ["templates/job.yaml"] },
           renderedHooks: { prod: { "pre-install": ["Job/x"] } },
           unstable: { prod: ["Secret/x:data.password"] },
-          renderInputs: { prod: { digest: "a".repeat(64), secretPaths: ["a.b"] } },
+          renderInputs: { prod: { digest: "a".repeat(64), secretPaths: ["a.b"], later: 1 } },
           customResourceGroups: { prod: ["example.com"] },
           images: { prod: [{ object: "Deployment.apps web/web", container: "containers[web]", image: "nginx:1", digest: "sha256:01", platforms: 2 }] },
-          signer: { fingerprint: "F", user: "u" },
+          engine: { name: "chart", reasons: ["x"], later: 1 },
+          signer: { fingerprint: "F", user: "u", later: 1 },
           later: "kept",
         },
       },
