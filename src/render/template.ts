@@ -54,8 +54,8 @@ const helmSlots = limiter(Math.max(8, 4 * availableParallelism()));
  */
 export async function helmTemplate(request: TemplateRequest, run: Runner = runProcess): Promise<string> {
   const dir = await makeTempDir("values");
+  const files: string[] = [];
   try {
-    const files: string[] = [];
     const flags: string[] = [];
     for (const [i, layer] of request.values.entries()) {
       // A --set flag goes to helm as one, so helm types its values itself (after every values file, whatever the order).
@@ -86,7 +86,7 @@ export async function helmTemplate(request: TemplateRequest, run: Runner = runPr
     if (result.code !== 0) throw helmFailure(request, args, files, result.stderr);
     return result.stdout;
   } finally {
-    await removeTempDir(dir);
+    await removeTempDir(dir, files);
   }
 }
 
