@@ -22,8 +22,8 @@ const request = {
   namespace: "c",
   apiVersions: [],
   values: [
-    { source: "a.yaml", text: "a: 1\n", values: { a: 1 } },
-    { source: "b.yaml", text: "b: 2\n", values: { b: 2 } },
+    { name: "a.yaml", text: "a: 1\n", values: { a: 1 } },
+    { name: "b.yaml", text: "b: 2\n", values: { b: 2 } },
   ],
 };
 
