@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as semver from "../../util/semver.js";
 import type { PolicyRule, RuleResult } from "../../model/policy.js";
 import { installedFile } from "../../util/installed.js";
@@ -34,14 +34,9 @@ export function fieldLines(fields: Readonly<Record<string, string>>): string {
 
 /** The table, read on first use (116 kB: only policy runs need it). */
 export async function loadKubernetesFields(): Promise<KubernetesFields> {
-  // Read, not imported (Node 20 warns on every JSON module import) nor required: require's
-  // resolution (the package scope, its package.json) cost a cold review ≈0.3 ms more than the read.
-  table ??= JSON.parse(readFileSync(installedFile("policy", "data", "kubernetes-fields.json"), "utf8")) as KubernetesFields;
-  return table;
+  // Required, not imported: Node 20 warns on every JSON module import.
+  return createRequire(import.meta.url)(installedFile("policy", "data", "kubernetes-fields.json")) as KubernetesFields;
 }
-
-// One table for the process, as require kept: what is read from it is remembered by it.
-let table: KubernetesFields | undefined;
 
 // Each table's types read so far.
 const readTypes = new WeakMap<KubernetesFields, Map<string, ReadonlyMap<string, string> | undefined>>();
