@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { releaseAllNow } from "../store/writer-lock.js";
 import { killAllNow } from "../util/children.js";
 import { abandonWritesNow } from "../util/fs.js";

@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as semver from "../util/semver.js";
-import type * as z from "zod";
+import type * as z from "../util/zod.js";
 import { ChartroomError } from "../errors/index.js";
 import { isRecord } from "../util/json.js";
 import { didYouMean } from "../util/nearest.js";
@@ -54,14 +54,14 @@ export function normaliseConfig(written: unknown, file: string): Config {
 }
 
 /** Parse with a schema, turning its issues into `path: message` lines. */
-function parse<S extends z.ZodType>(schema: S, value: unknown, path: string, problems: Problems): z.output<S> | undefined {
+function parse<S extends z.ZodMiniType>(schema: S, value: unknown, path: string, problems: Problems): z.output<S> | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) problems.push(...describe(issue, path, schema));
   return undefined;
 }
 
-function describe(issue: z.core.$ZodIssue, base: string, schema: z.ZodType): string[] {
+function describe(issue: z.core.$ZodIssue, base: string, schema: z.ZodMiniType): string[] {
   const path = [base, ...issue.path.map(String)].filter(Boolean).join(".");
   const at = path === "" ? "" : `${path}: `;
   if (issue.code === "unrecognized_keys") {
@@ -72,7 +72,7 @@ function describe(issue: z.core.$ZodIssue, base: string, schema: z.ZodType): str
 }
 
 /** The keys an object schema (at `path` inside `schema`) allows, in declaration order. */
-function allowedKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+function allowedKeys(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[] {
   let node: unknown = schema;
   for (const step of path) node = shapeOf(node)?.[String(step)];
   return Object.keys(shapeOf(node) ?? {});

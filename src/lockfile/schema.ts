@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../util/zod.js";
 
 // charts.lock.json as a file: its own schema, and its own types inferred from
 // it. A change to an in-memory type elsewhere must never change this file;
@@ -8,18 +8,18 @@ import * as z from "zod";
 
 export { LOCKFILE_NAME, LOCKFILE_VERSION } from "./constants.js";
 
-const sha256 = z.string().regex(/^sha256:[0-9a-f]+$/, "expected sha256:<hex>");
+const sha256 = z.string().check(z.regex(/^sha256:[0-9a-f]+$/, "expected sha256:<hex>"));
 
 export const lockedDependencySchema = z.looseObject({
   name: z.string(),
   version: z.string(),
-  repository: z.string().optional(),
-  alias: z.string().optional(),
-  condition: z.string().optional(),
+  repository: z.optional(z.string()),
+  alias: z.optional(z.string()),
+  condition: z.optional(z.string()),
   /** Shipped inside the archive under charts/. */
   vendored: z.boolean(),
   /** The version shipped in the archive. */
-  vendoredVersion: z.string().optional(),
+  vendoredVersion: z.optional(z.string()),
 });
 
 /** One image a chart runs in one stack, as `chartroom lock` found it. */
@@ -31,11 +31,11 @@ export const lockedImageSchema = z.looseObject({
   /** The reference as the render writes it. */
   image: z.string(),
   /** `sha256:<hex>` of the manifest (or multi-platform index) the reference named when locked. */
-  digest: sha256.optional(),
+  digest: z.optional(sha256),
   /** For a multi-platform index: how many platforms it lists. */
-  platforms: z.number().int().nonnegative().optional(),
+  platforms: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Why no digest is recorded (registry not declared, unreachable, `--offline`). */
-  unresolved: z.string().optional(),
+  unresolved: z.optional(z.string()),
 });
 
 export const lockedChartSchema = z.looseObject({
@@ -45,44 +45,44 @@ export const lockedChartSchema = z.looseObject({
   /** The declared range this pin satisfies. */
   range: z.string(),
   /** Present (true) only when the declaration allows prereleases. */
-  prerelease: z.literal(true).optional(),
+  prerelease: z.optional(z.literal(true)),
   version: z.string(),
-  appVersion: z.string().optional(),
+  appVersion: z.optional(z.string()),
   /** `sha256:<hex>` of the chart archive. */
   digest: sha256,
   /** OCI only: `sha256:<hex>` of the manifest the tag pointed at. */
-  manifestDigest: sha256.optional(),
+  manifestDigest: z.optional(sha256),
   /** The digest pinned in the declaration (`1.2.3@sha256:…`), when there is one. */
-  pinnedDigest: sha256.optional(),
+  pinnedDigest: z.optional(sha256),
   /** The archive's address, relative to the repository when it lives there. */
   url: z.string(),
   chartApiVersion: z.enum(["v1", "v2"]),
-  schema: z.looseObject({ digest: z.string(), dialect: z.string().optional() }).nullable(),
+  schema: z.nullable(z.looseObject({ digest: z.string(), dialect: z.optional(z.string()) })),
   crds: z.array(z.string()),
   dependencies: z.array(lockedDependencySchema),
   /** Hook event → template files, from the chart's templates. */
   hooks: z.record(z.string(), z.array(z.string())),
   /** Per stack: hook event → objects, as the chart renders with the platform's values. */
-  renderedHooks: z.record(z.string(), z.record(z.string(), z.array(z.string()))).optional(),
+  renderedHooks: z.optional(z.record(z.string(), z.record(z.string(), z.array(z.string())))),
   /** Per stack: fields that differ between two renders of the same inputs. */
-  unstable: z.record(z.string(), z.array(z.string())).optional(),
+  unstable: z.optional(z.record(z.string(), z.array(z.string()))),
   /**
    * Per stack: a digest of the inputs those renders had (secret values left
    * out, render/recorded.ts). A review renders the pin once, not twice,
    * when its inputs digest the same.
    */
-  renderInputs: z.record(z.string(), z.looseObject({ digest: z.string().regex(/^[0-9a-f]{64}$/), secretPaths: z.array(z.string()) })).optional(),
+  renderInputs: z.optional(z.record(z.string(), z.looseObject({ digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)), secretPaths: z.array(z.string()) }))),
   /**
    * Per stack: the API groups of the custom resources the chart renders with
    * the platform's values. A review whose CustomResourceDefinition changes
    * re-checks the charts that render its group, and no other.
    */
-  customResourceGroups: z.record(z.string(), z.array(z.string())).optional(),
+  customResourceGroups: z.optional(z.record(z.string(), z.array(z.string()))),
   engine: z.looseObject({ name: z.enum(["chart", "release"]), reasons: z.array(z.string()) }),
   /** Per stack: every container image the render runs, with its digest. */
-  images: z.record(z.string(), z.array(lockedImageSchema)).optional(),
+  images: z.optional(z.record(z.string(), z.array(lockedImageSchema))),
   /** Who signed the archive's provenance, when the declaration asks for it to be verified. */
-  signer: z.looseObject({ fingerprint: z.string(), user: z.string().optional() }).optional(),
+  signer: z.optional(z.looseObject({ fingerprint: z.string(), user: z.optional(z.string()) })),
 });
 
 export const lockfileSchema = z.looseObject({

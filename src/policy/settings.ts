@@ -1,5 +1,5 @@
 import { isMap, isNode, isPair, isSeq, LineCounter, parseDocument } from "yaml";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { ChartroomError } from "../errors/index.js";
 import type { Severity } from "../model/findings.js";
 import type { ExternalObject } from "../model/policy.js";
@@ -10,7 +10,7 @@ import type { ExternalObject } from "../model/policy.js";
 const notASeverity = (input: unknown) => `"${String(input)}" is not a severity: error, warning, info or off`;
 const severity = z.enum(["error", "warning", "info", "off"], { error: (issue) => notASeverity(issue.input) });
 
-const ruleSetting = z.union([severity, z.strictObject({ severity: severity.optional(), stacks: z.record(z.string(), severity).optional() })], {
+const ruleSetting = z.union([severity, z.strictObject({ severity: z.optional(severity), stacks: z.optional(z.record(z.string(), severity)) })], {
   error: (issue) => (typeof issue.input === "string" ? notASeverity(issue.input) : "expected a severity, or { severity, stacks: { <stack>: severity } }"),
 });
 
@@ -18,21 +18,29 @@ const exceptionSchema = z.strictObject({
   rule: z.string({ error: "required: the rule id it silences" }),
   chart: z.string({ error: "required: the chart key it applies to" }),
   /** `Kind.group namespace/name`, as chartroom names objects. */
-  object: z.string().optional(),
-  stack: z.string().optional(),
-  reason: z.string({ error: "required: why this is acceptable (it is shown with every finding it silences)" }).min(1, "required: why this is acceptable"),
+  object: z.optional(z.string()),
+  stack: z.optional(z.string()),
+  reason: z
+    .string({ error: "required: why this is acceptable (it is shown with every finding it silences)" })
+    .check(z.minLength(1, "required: why this is acceptable")),
   /** YYYY-MM-DD; past it, the exception is an error. */
-  until: z
-    .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD"), z.date().transform((date) => date.toISOString().slice(0, 10))])
-    .optional(),
+  until: z.optional(
+    z.union([
+      z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")),
+      z.pipe(
+        z.date(),
+        z.transform((date: Date) => date.toISOString().slice(0, 10)),
+      ),
+    ]),
+  ),
 });
 
-const externalSchema = z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional() });
+const externalSchema = z.strictObject({ kind: z.string(), name: z.string(), namespace: z.optional(z.string()) });
 
 export const policyFileSchema = z.strictObject({
-  rules: z.record(z.string(), ruleSetting).optional(),
-  exceptions: z.array(exceptionSchema).optional(),
-  external: z.array(externalSchema).optional(),
+  rules: z.optional(z.record(z.string(), ruleSetting)),
+  exceptions: z.optional(z.array(exceptionSchema)),
+  external: z.optional(z.array(externalSchema)),
 });
 
 /** Where a policy file sets something: its line and column. */

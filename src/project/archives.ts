@@ -6,7 +6,7 @@ import { fetchVerified } from "../sources/fetch.js";
 import { projectChartPath, pruneProjectCharts, readProjectChart, writeProjectChart } from "../store/project-charts.js";
 import { mapLimit } from "../util/pool.js";
 import { recordStore } from "../store/records.js";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import type { ValuesContract } from "../values/check.js";
 import { rememberPublished } from "../errors/secrets.js";
 import { secretStrings } from "../values/secret-keys.js";

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { ChartroomError } from "../errors/index.js";
 import { didYouMean } from "../util/nearest.js";
 
@@ -11,7 +11,7 @@ const names = z.array(z.string({ error: "expected a chart key (a string)" }), { 
 const text = z.string({ error: "expected a string" });
 const flag = z.boolean({ error: "expected true or false" });
 const layers = () =>
-  z.array(z.strictObject({ name: text, text, values: z.record(z.string(), z.unknown()).optional() }, { error: "expected { name, text } (a values layer)" }), {
+  z.array(z.strictObject({ name: text, text, values: z.optional(z.record(z.string(), z.unknown())) }, { error: "expected { name, text } (a values layer)" }), {
     error: "expected a list of values layers { name, text }",
   });
 
@@ -21,89 +21,89 @@ const layers = () =>
 const SCHEMAS = {
   openProject: () =>
     z.strictObject({
-      dir: text.optional(),
-      configFile: text.optional(),
-      env: z.record(z.string(), z.string().optional()).optional(),
-      onProgress: z.custom<(line: string) => void>((value) => typeof value === "function", { error: "expected a function (line) => void" }).optional(),
-      config: z.unknown().optional(),
+      dir: z.optional(text),
+      configFile: z.optional(text),
+      env: z.optional(z.record(z.string(), z.optional(z.string()))),
+      onProgress: z.optional(z.custom<(line: string) => void>((value) => typeof value === "function", { error: "expected a function (line) => void" })),
+      config: z.optional(z.unknown()),
     }),
   lock: () =>
     z.strictObject({
-      charts: names.optional(),
-      versions: z.instanceof(Map).optional(),
-      concurrency: z.number().int().positive().optional(),
-      acceptRepublished: flag.optional(),
-      allowDowngrade: flag.optional(),
-      offline: flag.optional(),
-      acceptMovedImages: flag.optional(),
+      charts: z.optional(names),
+      versions: z.optional(z.instanceof(Map)),
+      concurrency: z.optional(z.number().check(z.int(), z.positive())),
+      acceptRepublished: z.optional(flag),
+      allowDowngrade: z.optional(flag),
+      offline: z.optional(flag),
+      acceptMovedImages: z.optional(flag),
     }),
-  outdated: () => z.strictObject({ charts: names.optional() }),
-  images: () => z.strictObject({ charts: names.optional(), stack: text.optional() }),
-  plan: () => z.strictObject({ charts: names.optional(), diff: flag.optional() }),
+  outdated: () => z.strictObject({ charts: z.optional(names) }),
+  images: () => z.strictObject({ charts: z.optional(names), stack: z.optional(text) }),
+  plan: () => z.strictObject({ charts: z.optional(names), diff: z.optional(flag) }),
   render: () =>
     z.strictObject({
       chart: text,
-      stack: text.optional(),
-      version: text.optional(),
-      values: layers().optional(),
-      showSecrets: flag.optional(),
-      noCache: flag.optional(),
+      stack: z.optional(text),
+      version: z.optional(text),
+      values: z.optional(layers()),
+      showSecrets: z.optional(flag),
+      noCache: z.optional(flag),
     }),
   diff: () =>
     z.strictObject({
-      charts: names.optional(),
-      stack: text.optional(),
-      to: text.optional(),
-      base: text.optional(),
-      values: layers().optional(),
-      showSecrets: flag.optional(),
-      showBookkeeping: flag.optional(),
-      showSchemaFields: flag.optional(),
-      context: z.number({ error: "expected a whole number of lines" }).int().nonnegative().optional(),
-      noCache: flag.optional(),
+      charts: z.optional(names),
+      stack: z.optional(text),
+      to: z.optional(text),
+      base: z.optional(text),
+      values: z.optional(layers()),
+      showSecrets: z.optional(flag),
+      showBookkeeping: z.optional(flag),
+      showSchemaFields: z.optional(flag),
+      context: z.optional(z.number({ error: "expected a whole number of lines" }).check(z.int(), z.nonnegative())),
+      noCache: z.optional(flag),
     }),
-  check: () => z.strictObject({ charts: names.optional(), stack: text.optional(), strict: flag.optional() }),
-  planUpgrade: () => z.strictObject({ charts: names.optional(), stack: text.optional() }),
+  check: () => z.strictObject({ charts: z.optional(names), stack: z.optional(text), strict: z.optional(flag) }),
+  planUpgrade: () => z.strictObject({ charts: z.optional(names), stack: z.optional(text) }),
   explain: () => z.strictObject({ chart: text }),
   deploymentPlans: () => z.strictObject({ stack: text }),
-  formatReport: () => z.strictObject({ paint: z.unknown().optional(), cwd: text.optional(), summary: flag.optional() }),
+  formatReport: () => z.strictObject({ paint: z.optional(z.unknown()), cwd: z.optional(text), summary: z.optional(flag) }),
   deployCharts: () =>
     z.strictObject({
-      stack: text.optional(),
-      provider: z.object({}, { error: "expected a k8s.Provider" }).passthrough().optional(),
-      allowAmbientKubeconfig: flag.optional(),
-      values: z.record(z.string(), z.unknown(), { error: "expected { <chart key>: values }" }).optional(),
-      charts: z
-        .record(
+      stack: z.optional(text),
+      provider: z.optional(z.looseObject({}, { error: "expected a k8s.Provider" })),
+      allowAmbientKubeconfig: z.optional(flag),
+      values: z.optional(z.record(z.string(), z.unknown(), { error: "expected { <chart key>: values }" })),
+      charts: z.optional(
+        z.record(
           z.string(),
           z.strictObject({
-            protect: flag.optional(),
-            ignoreChanges: z.array(text).optional(),
-            deletedWith: z.unknown().optional(),
-            customTimeouts: z.unknown().optional(),
-            skipAwait: flag.optional(),
+            protect: z.optional(flag),
+            ignoreChanges: z.optional(z.array(text)),
+            deletedWith: z.optional(z.unknown()),
+            customTimeouts: z.optional(z.unknown()),
+            skipAwait: z.optional(flag),
           }),
           { error: "expected { <chart key>: resource options }" },
-        )
-        .optional(),
-      createNamespaces: flag.optional(),
-      existingNamespaces: z.array(text, { error: "expected a list of namespace names" }).optional(),
-      name: text.optional(),
-      aliasApiVersions: flag.optional(),
-      dir: text.optional(),
-      env: z.record(z.string(), z.string().optional()).optional(),
+        ),
+      ),
+      createNamespaces: z.optional(flag),
+      existingNamespaces: z.optional(z.array(text, { error: "expected a list of namespace names" })),
+      name: z.optional(text),
+      aliasApiVersions: z.optional(flag),
+      dir: z.optional(text),
+      env: z.optional(z.record(z.string(), z.optional(z.string()))),
     }),
-  types: () => z.strictObject({ check: flag.optional() }),
-  chartroomPolicies: () => z.strictObject({ dir: text.optional(), stack: text.optional(), env: z.record(z.string(), z.string().optional()).optional() }),
+  types: () => z.strictObject({ check: z.optional(flag) }),
+  chartroomPolicies: () => z.strictObject({ dir: z.optional(text), stack: z.optional(text), env: z.optional(z.record(z.string(), z.optional(z.string()))) }),
   upgradePlan: () =>
     z.looseObject({ moves: z.array(z.looseObject({ chart: text, from: text, to: text })), notes: z.array(text), charts: z.array(z.unknown()) }),
 } as const;
 
 export type ArgumentOf = keyof typeof SCHEMAS;
 
-const built = new Map<ArgumentOf, z.ZodType>();
+const built = new Map<ArgumentOf, z.ZodMiniType>();
 
-function schemaOf(fn: ArgumentOf): z.ZodType {
+function schemaOf(fn: ArgumentOf): z.ZodMiniType {
   let schema = built.get(fn);
   if (schema === undefined) {
     schema = SCHEMAS[fn]();

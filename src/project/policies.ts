@@ -2,7 +2,7 @@ import { engineOf, UNLOCKED_ENGINE } from "../engine/choice.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { importTypeScript, isLoaderCache, locationIn } from "../config/load.js";
 import type { ChartSpec, StackSpec } from "../config/types.js";
 import { ChartroomError } from "../errors/index.js";
@@ -229,7 +229,7 @@ const findingsRecord = z.object({
   inputs: z.object({
     files: z.record(z.string(), z.string()),
     probes: z.record(z.string(), z.string()),
-    env: z.record(z.string(), z.string().nullable()),
+    env: z.record(z.string(), z.nullable(z.string())),
     volatile: z.boolean(),
   }),
   findings: z.array(z.custom<Finding>((value) => typeof value === "object" && value !== null && typeof (value as { rule?: unknown }).rule === "string")),

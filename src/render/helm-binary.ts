@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import * as semver from "../util/semver.js";
 import type yauzl from "yauzl";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { ChartroomError } from "../errors/index.js";
 import { recordStore } from "../store/records.js";
 import { readGoBuildInfo } from "./go-build-info.js";

@@ -1,6 +1,6 @@
 import { diffValues } from "../util/tree.js";
 import { formatPath } from "../util/tree-path.js";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { recordStore } from "../store/records.js";
 import { RENDER_RECORDS } from "../util/cache-root.js";
 import { sha256Hex } from "../util/hash.js";

@@ -1,6 +1,6 @@
 import { cacheError } from "./cache-errors.js";
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "../util/zod.js";
 import { readFileOrNull, writeFileAtomic } from "../util/fs.js";
 import { sha256Hex } from "../util/hash.js";
 
@@ -23,7 +23,7 @@ interface Envelope<T> {
 /** The envelope every record file has; the value is checked by the caller's schema. */
 const envelopeSchema = z.object({ format: z.number(), key: z.string(), value: z.unknown() });
 
-export function recordStore<T>(cacheRoot: string, kind: string, format: number, schema: z.ZodType<T>, options: { mode?: number } = {}): RecordStore<T> {
+export function recordStore<T>(cacheRoot: string, kind: string, format: number, schema: z.ZodMiniType<T>, options: { mode?: number } = {}): RecordStore<T> {
   const path = (key: string) => join(cacheRoot, kind, `${sha256Hex(key)}.json`);
   return {
     async read(key) {

@@ -81,6 +81,8 @@ describe("reading a lock", () => {
     const error = failure(JSON.stringify({ lockfileVersion: "1.0", charts: { app: { ...entry, digest: 5 } } }));
     expect(error.code).toBe("LOCK_INVALID");
     expect(error.place.key).toBe("charts.app.digest");
+    // zod's own words, in English (zod/mini has none until util/zod.ts sets them).
+    expect(error.message).toBe("/p/charts.lock.json is malformed: charts.app.digest: Invalid input: expected string, received number");
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "../../util/zod.js";
 import type { ChartVersion } from "../../model/charts.js";
 import { recordStore } from "../../store/records.js";
 import type { RepoIndex } from "./file.js";
@@ -10,7 +10,7 @@ export type IndexValidator = { etag?: string; lastModified?: string } | { mtimeM
 const cachedIndexSchema = z.object({
   // The file stat first: read as the HTTP shape (both of whose fields are optional), it lost its
   // fields, and a folder repository's index was parsed again on every run.
-  validator: z.union([z.object({ mtimeMs: z.number(), size: z.number() }), z.object({ etag: z.string().optional(), lastModified: z.string().optional() })]),
+  validator: z.union([z.object({ mtimeMs: z.number(), size: z.number() }), z.object({ etag: z.optional(z.string()), lastModified: z.optional(z.string()) })]),
   index: z.record(z.string(), z.array(z.custom<ChartVersion>((entry) => typeof entry === "object" && entry !== null))),
 });
 

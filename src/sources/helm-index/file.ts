@@ -1,6 +1,6 @@
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
 import * as semver from "../../util/semver.js";
-import * as z from "zod";
+import * as z from "../../util/zod.js";
 import { ChartroomError } from "../../errors/index.js";
 import { isRecord } from "../../util/json.js";
 import { normaliseDigest } from "../../util/hash.js";
@@ -59,11 +59,11 @@ export function parseIndexFully(text: string, where: string): RepoIndex {
 const entrySchema = z.looseObject({
   version: z.string(),
   // `urls:` with nothing under it is null: Helm keeps the version, with no URL.
-  urls: z.array(z.unknown()).nullable().optional(),
-  appVersion: z.string().optional(),
-  digest: z.string().optional(),
-  created: z.string().optional(),
-  deprecated: z.string().optional(),
+  urls: z.optional(z.nullable(z.array(z.unknown()))),
+  appVersion: z.optional(z.string()),
+  digest: z.optional(z.string()),
+  created: z.optional(z.string()),
+  deprecated: z.optional(z.string()),
 });
 
 function readEntry(name: string, raw: unknown): ChartVersion[] {
