@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HELP_LANGUAGE, helmEnv, type RunOptions } from "../../src/render/run.js";
 import { helmTemplate } from "../../src/render/template.js";
+import { templateRequestOf } from "../helpers/render-input.js";
 
 describe("helm's environment for a render", () => {
   const saved = { GOGC: process.env.GOGC, GOMEMLIMIT: process.env.GOMEMLIMIT, LC_ALL: process.env.LC_ALL, LC_MESSAGES: process.env.LC_MESSAGES };
@@ -54,15 +55,7 @@ describe("helm's environment for a render", () => {
       seen.push(options);
       return { code: 0, stdout: "", stderr: "" };
     };
-    const request = {
-      helm: { path: "/nowhere/helm", version: "v4.1.4", origin: "HELM_BIN" },
-      chart: "c.tgz",
-      label: "c",
-      releaseName: "c",
-      namespace: "c",
-      apiVersions: [],
-      values: [],
-    };
+    const request = templateRequestOf();
     await helmTemplate(request, run);
     await helmTemplate({ ...request, helm: { ...request.helm, version: "3.17.2" }, postRenderer: { command: "kustomize-wrapper", args: [] } }, run);
     expect(seen[0]?.env?.GOGC).toBe("off");

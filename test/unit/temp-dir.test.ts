@@ -7,6 +7,7 @@ import * as promises from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { helmTemplate } from "../../src/render/template.js";
 import { makeTempDir, removeTempDir } from "../../src/util/temp.js";
+import { templateRequestOf } from "../helpers/render-input.js";
 
 vi.mock("node:fs/promises", async (original) => {
   const actual = await original<typeof import("node:fs/promises")>();
@@ -14,18 +15,12 @@ vi.mock("node:fs/promises", async (original) => {
 });
 const rm = vi.mocked(promises.rm);
 
-const request = {
-  helm: { path: "/nowhere/helm", version: "v4.1.4", origin: "HELM_BIN" },
-  chart: "c.tgz",
-  label: "c",
-  releaseName: "c",
-  namespace: "c",
-  apiVersions: [],
+const request = templateRequestOf({
   values: [
     { name: "a.yaml", text: "a: 1\n", values: { a: 1 } },
     { name: "b.yaml", text: "b: 2\n", values: { b: 2 } },
   ],
-};
+});
 
 /** The values files helm was given, each checked to be there while it ran. */
 function valuesFiles(args: string[]): string[] {
