@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { join, resolve } from "node:path";
+import { median } from "./interval.js";
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -40,22 +41,26 @@ export function measureTree(rusage: string, command: string[], options: { cwd: s
   });
 }
 
+/** Paired runs: the medians of each side, and every run (for the ratio's interval). */
+export interface Paired {
+  ours: TreeCost;
+  peer: TreeCost;
+  runs: { ours: TreeCost[]; peer: TreeCost[] };
+}
+
 /** Medians of paired runs: `ours` and `peer` alternate, so both see the same machine load. */
-export async function paired(runs: number, ours: () => Promise<TreeCost>, peer: () => Promise<TreeCost>): Promise<{ ours: TreeCost; peer: TreeCost }> {
+export async function paired(runs: number, ours: () => Promise<TreeCost>, peer: () => Promise<TreeCost>): Promise<Paired> {
   const a: TreeCost[] = [];
   const b: TreeCost[] = [];
   for (let i = 0; i < runs; i++) {
     a.push(await ours());
     b.push(await peer());
   }
-  return { ours: medianOf(a), peer: medianOf(b) };
+  return { ours: medianOf(a), peer: medianOf(b), runs: { ours: a, peer: b } };
 }
 
 export function medianOf(costs: TreeCost[]): TreeCost {
-  const pick = (key: keyof TreeCost) => {
-    const sorted = costs.map((cost) => cost[key]).sort((x, y) => x - y);
-    return sorted[Math.floor(sorted.length / 2)] ?? 0;
-  };
+  const pick = (key: keyof TreeCost) => median(costs.map((cost) => cost[key]));
   return { cpuMs: pick("cpuMs"), wallMs: pick("wallMs"), rssMb: pick("rssMb") };
 }
 
