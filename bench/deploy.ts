@@ -11,6 +11,7 @@ import { placePinnedArchives } from "../src/project/archives.js";
 import { resolveLock } from "../src/workflows/lock.js";
 import { projectOf } from "../src/project/project.js";
 import { writeLock } from "../src/lockfile/write.js";
+import { median } from "./lib/interval.js";
 
 const CHARTS = 50;
 const ROOT = resolve(import.meta.dirname, "..");
@@ -86,7 +87,6 @@ try {
       }),
     );
   }
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
   process.stdout.write(`${JSON.stringify({ bare: median(bare), ours: median(ours) })}\n`);
 } finally {
   process.chdir(ROOT);

@@ -98,6 +98,7 @@ function templateArgs(release: string, archive: string, namespace: string, kube:
 }
 
 export async function benchPeers(cacheRoot: string): Promise<Record<string, string | number>> {
+  if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS=${process.env.BENCH_RUNS}: give a whole number of paired runs, 1 or more (default 15)`);
   await run("npm", ["run", "build", "--silent"], { cwd: ROOT });
   const bins = await peerBinaries();
   const helm = (await pinnedHelm(4, cacheRoot)).path;
@@ -355,7 +356,7 @@ function memoryRow(figure: string, ours: TreeCost, peer: TreeCost): Row {
 }
 
 function table(rows: Row[]): string {
-  const shown = (verdict: Verdict | undefined) => (verdict === undefined ? "" : verdict === "not met" ? " (**not met**)" : ` (${verdict})`);
+  const shown = (said: Verdict | undefined) => (said === undefined ? "" : said === "not met" ? " (**not met**)" : ` (${said})`);
   const lines = ["| figure | chartroom | peer | ratio (90 % interval) | target |", "| --- | ---: | ---: | ---: | --- |"];
   for (const r of rows) lines.push(`| ${r.figure} | ${r.ours} | ${r.peer} | ${r.ratio} | ${r.target}${shown(r.verdict)} |`);
   return lines.join("\n");
